@@ -1,0 +1,21 @@
+/** RunEventStore contract (runtime.md §7). */
+import type { RunEvent } from '../events/types';
+
+export type EventStoreErrorCode = 'event_store_io_error' | 'event_store_serialization_error' | 'event_store_corrupt_line';
+
+export class EventStoreError extends Error {
+  constructor(
+    message: string,
+    readonly code: EventStoreErrorCode,
+    readonly lineNumber?: number,
+  ) {
+    super(message);
+    this.name = 'EventStoreError';
+  }
+}
+
+export interface RunEventStore {
+  /** Throws EventStoreError. */
+  append(event: RunEvent): Promise<void>;
+  replay(query: { runId: string; includeChildren?: boolean }): AsyncIterable<RunEvent | EventStoreError>;
+}

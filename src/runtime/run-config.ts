@@ -1,0 +1,76 @@
+/** RunConfig, RunResult and RunHandle contracts (runtime.md §3–§5). */
+import type { ModelRef, ModelProvider, ModelSettings } from './model/types';
+import type { ToolPolicy } from './tools/types';
+import type { ApprovalPolicy, ApprovalProvider, ApprovalDecision } from './approvals/types';
+import type { Message } from './messages';
+import type { RunEvent, CompletionReason } from './events/types';
+import type { TaskTokenUsage } from './usage/types';
+import type { RunEventStore } from './event-store/types';
+import type { ApprovalBroker } from './approvals/approval-broker';
+
+export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
+
+export interface RunConfig {
+  model?: ModelRef;
+  modelProvider?: ModelProvider;
+  modelSettings?: ModelSettings;
+  workspace?: string;
+  maxCycles?: number;
+  noToolPolicy?: NoToolPolicy;
+  toolPolicy?: ToolPolicy;
+  approvalPolicy?: ApprovalPolicy;
+  approvalProvider?: ApprovalProvider;
+  approvalBroker?: ApprovalBroker;
+  /** Broker wait limit; absent = wait until resolved or cancelled. */
+  approvalTimeoutMs?: number;
+  metadata?: Record<string, unknown>;
+  initialMessages?: Message[];
+  eventStore?: RunEventStore;
+  eventStoreFailClosed?: boolean;
+  budgetLimits?: Record<string, unknown>;
+}
+
+export type RunStatus = 'completed' | 'wait_user' | 'failed' | 'max_cycles';
+
+export interface RunResult {
+  runId: string;
+  traceId: string;
+  agentName: string;
+  input: string;
+  status: RunStatus;
+  completionReason: CompletionReason | null;
+  completionToolName: string | null;
+  finalAnswer: string | null;
+  waitReason: string | null;
+  error: string | null;
+  partialOutput: string | null;
+  /** finalAnswer ?? waitReason ?? error */
+  readonly finalOutput: string | null;
+  tokenUsage: TaskTokenUsage;
+  budgetUsage?: Record<string, unknown>;
+  budgetExhaustion?: Record<string, unknown>;
+  newMessages: Message[];
+  events: RunEvent[];
+}
+
+export type RunHandleStatus = 'running' | 'completed' | 'wait_user' | 'max_cycles' | 'failed' | 'cancelled';
+
+export interface RunHandleState {
+  status: RunHandleStatus;
+  done: boolean;
+  cancelled: boolean;
+  error: string | null;
+}
+
+export interface RunHandle {
+  readonly runId: string;
+  readonly traceId: string;
+  events(): AsyncIterable<RunEvent>;
+  result(): Promise<RunResult>;
+  cancel(reason?: string): boolean;
+  steer(text: string): string;
+  followUp(text: string): void;
+  followUps(): string[];
+  approve(requestId: string, decision: ApprovalDecision): Promise<void>;
+  state(): RunHandleState;
+}

@@ -1,0 +1,104 @@
+/** Tool definitions, results and typed metadata (runtime.md §9). */
+
+export type ToolSideEffect = 'unknown' | 'none' | 'read' | 'write' | 'execute' | 'network' | 'external';
+export type ToolIdempotency = 'unknown' | 'supported' | 'unsupported';
+
+/** Normalized `vv-agent.tool-metadata.v2` declaration (snake_case, all six fields present). */
+export interface ToolMetadata {
+  side_effect: ToolSideEffect;
+  idempotency: ToolIdempotency;
+  terminal: boolean;
+  result_retention: 'archive' | 'preserve';
+  capability_tags: string[];
+  cost_dimensions: string[];
+}
+
+/** What a tool author writes; normalized by `normalizeToolMetadata` (defaults filled in). */
+export type ToolMetadataInput = Partial<ToolMetadata>;
+
+export type ToolStatus = 'success' | 'error' | 'wait_response' | 'running' | 'pending_compress';
+export type ToolDirective = 'continue' | 'finish' | 'wait_user';
+
+export interface ToolArtifact {
+  path: string;
+  media_type: string;
+  encoding: string;
+  size_bytes: number;
+  sha256: string;
+}
+
+export interface ReadCursor {
+  kind: 'read_file';
+  path: string;
+  offset_chars: number;
+  sha256: string;
+}
+
+/** runtime.md §9.7. */
+export interface ToolExecutionResult {
+  tool_call_id: string;
+  content: string;
+  status: ToolStatus;
+  directive: ToolDirective;
+  error_code: string | null;
+  metadata: Record<string, unknown>;
+  truncated?: boolean;
+  truncation_reason?: 'output_limit' | 'read_limit';
+  artifact?: ToolArtifact;
+  cursor?: ReadCursor;
+  original_bytes?: number;
+  visible_bytes?: number;
+}
+
+export type ToolOutput =
+  | { type: 'text'; text: string }
+  | { type: 'json'; value: unknown }
+  | { type: 'error'; message: string; code?: string; retryable?: boolean }
+  | { type: 'result'; result: Omit<ToolExecutionResult, 'tool_call_id'> };
+
+export interface ToolContext {
+  runId: string;
+  agentName: string;
+  toolCallId: string;
+  toolName: string;
+  /** Absolute workspace root. */
+  workspace: string;
+  metadata: Record<string, unknown>;
+  /** Per run, mutable: `todo_list`, file baselines. */
+  sharedState: Record<string, unknown>;
+  /** Aborted on run cancellation. */
+  signal: AbortSignal;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema draft 2020-12; default `{"type":"object","properties":{},"required":[]}`. */
+  parameters?: JsonSchema;
+  toolMetadata?: ToolMetadataInput;
+  needsApproval?: boolean | ((args: Record<string, unknown>, ctx: ToolContext) => boolean);
+  /** > 0 */
+  timeoutMs?: number;
+  /** Generic metadata; never promoted to toolMetadata. */
+  metadata?: Record<string, unknown>;
+  handler(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput>;
+}
+
+export const BUILTIN_TOOL_NAMES = [
+  'find_files',
+  'file_info',
+  'read_file',
+  'write_file',
+  'edit_file',
+  'search_files',
+  'todo_write',
+  'bash',
+] as const;
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+export interface ToolPolicy {
+  allowedTools?: string[];
+  disallowedTools?: string[];
+}

@@ -1,0 +1,61 @@
+/** Token usage wire objects (runtime.md §12). Unknown counts are null, never 0. */
+export type UsageSource = 'provider_reported' | 'estimated' | 'accounting_missing';
+export type CacheStatus = 'provider_reported' | 'accounting_missing' | 'unsupported';
+
+export interface CacheUsage {
+  status: CacheStatus;
+  read_input_tokens: number | null;
+  write_input_tokens: number | null;
+  uncached_input_tokens: number | null;
+  /** per call: provider_usage | adapter_capability | null; aggregates: "aggregate" */
+  source: 'provider_usage' | 'adapter_capability' | 'aggregate' | null;
+}
+
+/** `vv-agent.token-usage.v1`: one model call. */
+export interface TokenUsage {
+  schema_version: 'vv-agent.token-usage.v1';
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  reasoning_tokens: number | null;
+  usage_source: UsageSource;
+  cache_usage: CacheUsage;
+  provider_usage: Record<string, unknown>;
+}
+
+export type ModelCallStatus = 'completed' | 'failed' | 'ambiguous';
+
+export interface ModelCallRecord {
+  call_id: string;
+  operation_id: string;
+  attempt: number;
+  operation: 'agent_cycle';
+  cycle_index: number;
+  backend: string;
+  model: string;
+  status: ModelCallStatus;
+  usage: TokenUsage;
+  error_code: string | null;
+}
+
+/** `vv-agent.task-token-usage.v2`: the runtime-internal run ledger. */
+export interface TaskTokenUsage {
+  schema_version: 'vv-agent.task-token-usage.v2';
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  reasoning_tokens: number | null;
+  cache_usage: CacheUsage;
+  model_calls: ModelCallRecord[];
+}
+
+/** `vv-agent.task-token-usage.v1`: the protocol projection (runtime.md §12.4, protocol.md §5.7). */
+export interface ProtocolTaskTokenUsage {
+  schema_version: 'vv-agent.task-token-usage.v1';
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  reasoning_tokens: number | null;
+  cache_usage: CacheUsage;
+  cycles: Array<{ cycle_index: number; usage: TokenUsage }>;
+}
