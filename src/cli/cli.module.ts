@@ -1,0 +1,19 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CLI_INVOCATION, type CliInvocation } from './cli-invocation';
+import { CliOutcome } from './cli-outcome';
+import { AppServerCommand } from './commands/app-server.command';
+
+/** The nest-commander application: one command class per CLI command, fed the parsed invocation. */
+@Module({})
+export class CliModule {
+  static forInvocation(invocation: CliInvocation, outcome: CliOutcome): DynamicModule {
+    return {
+      module: CliModule,
+      providers: [
+        { provide: CLI_INVOCATION, useValue: invocation },
+        { provide: CliOutcome, useValue: outcome },
+        AppServerCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+/** Pure dispatch of the command line into a `CliInvocation` (protocol.md §12.1, §12.5, §12.6). */
+import type { CliInvocation } from './cli-invocation';
+import { parseListenOptions } from './listen-options-parser';
+
+function parseSchemaCommand(kind: 'schema' | 'generate-ts', args: readonly string[]): CliInvocation {
+  const [flag, dir, ...rest] = args;
+  if (flag !== '--out' || dir === undefined || dir.trim() === '' || dir.startsWith('--') || rest.length > 0) {
+    return { kind: 'usage-error', message: `app-server ${kind} requires --out <dir>` };
+  }
+  return { kind, out: dir };
+}
+
+function parseDebugCommand(args: readonly string[]): CliInvocation {
+  if (args[0] !== 'app-server' || args[1] !== 'send-message') {
+    return { kind: 'usage-error', message: 'unknown debug command' };
+  }
+  const words = args.slice(2);
+  if (words.length === 0) {
+    return { kind: 'usage-error', message: 'debug app-server send-message requires a message' };
+  }
+  return { kind: 'debug-send-message', message: words.join(' ') };
+}
+
+/** `argv` = the arguments after the executable (process.argv.slice(2)). */
+export function parseCommandLine(argv: readonly string[]): CliInvocation {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) return { kind: 'help' };
+  const [command, ...rest] = argv;
+  if (command === undefined) return { kind: 'usage-error', message: 'missing command' };
+  if (command === 'app-server') {
+    if (rest[0] === 'schema' || rest[0] === 'generate-ts') return parseSchemaCommand(rest[0], rest.slice(1));
+    const parsed = parseListenOptions(rest);
+    return 'error' in parsed
+      ? { kind: 'usage-error', message: parsed.error }
+      : { kind: 'listen', options: parsed.options };
+  }
+  if (command === 'debug') return parseDebugCommand(rest);
+  return { kind: 'usage-error', message: `unknown command: ${command}` };
+}

@@ -1,0 +1,19 @@
+/** The exact help text of protocol.md §12.7. */
+export const HELP_TEXT = `Usage:
+  vv-agent app-server --listen stdio --settings <path> --backend <key> --model <key> [options]
+  vv-agent app-server schema --out <dir>
+  vv-agent app-server generate-ts --out <dir>
+  vv-agent debug app-server send-message <message...>
+
+App Server options:
+  --listen <transport>             Transport; only "stdio" is supported (required)
+  --settings <path>                LLM settings file, VERSION "2" JSON (required)
+  --backend <key>                  Backend key in the settings file (required)
+  --model <key>                    Model key of that backend (required)
+  --timeout-seconds <seconds>      LLM request timeout (default: 90)
+  --store <path|:memory:>          Thread store (default: $VV_AGENT_HOME/app-server.sqlite)
+  --approval-policy <policy>       on-request | untrusted | never (default: on-request)
+  --approval-timeout-seconds <s>   Approval wait before timeout (default: 30)
+  --max-message-bytes <n>          Maximum inbound JSONL line in bytes (default: 16777216)
+  -h, --help                       Show this help
+`;

@@ -1,0 +1,104 @@
+/**
+ * Startup steps 2–3 of protocol.md §12.3 and the production configuration of §12.4: settings file →
+ * exact model → model provider (HTTP client, or the scripted test hook) → AppServerModule options.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '../runtime/agent';
+import { Runner } from '../runtime/runner';
+import { loadScriptedModelFile, ScriptedModelProvider } from '../runtime/model/scripted-model';
+import {
+  loadLlmSettings,
+  resolveModelEndpoint,
+  FixedModelProvider,
+  OpenAiCompatibleClient,
+} from '../runtime/llm';
+import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
+import type { BuiltinToolName } from '../runtime/tools/types';
+import type { AppServerModuleOptions } from '../app-server/app-server-options';
+import type { AppModelInfo } from '../app-server/protocol/wire-types';
+import type { ListenOptions } from './cli-invocation';
+
+/** A configuration problem detected before stdin is read: exit code 2. */
+export class CliConfigurationError extends Error {}
+
+export const PRODUCTION_INSTRUCTIONS =
+  'You are the vv-agent App Server assistant. Complete user requests with available tools.';
+export const PRODUCTION_TOOLS: BuiltinToolName[] = [
+  'find_files',
+  'file_info',
+  'read_file',
+  'write_file',
+  'edit_file',
+  'search_files',
+  'todo_write',
+  'bash',
+];
+const PRODUCTION_MAX_CYCLES = 80;
+
+export function defaultStorePath(env: NodeJS.ProcessEnv): string {
+  const home =
+    env.VV_AGENT_HOME && env.VV_AGENT_HOME.trim() !== '' ? env.VV_AGENT_HOME : join(homedir(), '.vv-agent');
+  return join(home, 'app-server.sqlite');
+}
+
+function modelCatalogEntry(resolved: ResolvedModelConfig, backend: string, model: string): AppModelInfo {
+  const entry: AppModelInfo = {
+    id: resolved.model_id,
+    provider: backend,
+    displayName: resolved.display_name ?? model,
+    supportsTools: resolved.function_call_available,
+    metadata: { requestedModel: model },
+  };
+  if (resolved.context_length !== null) entry.contextLength = resolved.context_length;
+  return entry;
+}
+
+function buildClient(
+  options: ListenOptions,
+  resolved: ResolvedModelConfig,
+  env: NodeJS.ProcessEnv,
+): LlmClient {
+  const scriptPath = env.VV_AGENT_SCRIPTED_MODEL_FILE;
+  if (scriptPath !== undefined && scriptPath !== '') {
+    const steps = loadScriptedModelFile(scriptPath);
+    return new ScriptedModelProvider({ backend: resolved.backend, steps }).client(resolved);
+  }
+  return new OpenAiCompatibleClient({ timeoutSeconds: options.timeoutSeconds });
+}
+
+/** Throws CliConfigurationError with the loader's exact message. */
+export function buildProductionServerOptions(
+  options: ListenOptions,
+  env: NodeJS.ProcessEnv,
+): AppServerModuleOptions {
+  let resolved: ResolvedModelConfig;
+  let client: LlmClient;
+  try {
+    const settings = loadLlmSettings(options.settings);
+    resolved = resolveModelEndpoint(settings, options.backend, options.model);
+    client = buildClient(options, resolved, env);
+  } catch (error) {
+    throw new CliConfigurationError(error instanceof Error ? error.message : String(error));
+  }
+  const provider = new FixedModelProvider(resolved, client);
+  const agent = Agent.create({
+    name: 'assistant',
+    instructions: PRODUCTION_INSTRUCTIONS,
+    model: { type: 'resolved', config: resolved },
+    tools: PRODUCTION_TOOLS,
+    maxCycles: PRODUCTION_MAX_CYCLES,
+    noToolPolicy: 'continue',
+  });
+  return {
+    runner: new Runner({ modelProvider: provider }),
+    agent,
+    runConfig: { maxCycles: PRODUCTION_MAX_CYCLES, noToolPolicy: 'continue' },
+    models: [modelCatalogEntry(resolved, options.backend, options.model)],
+    store: { path: options.store ?? defaultStorePath(env) },
+    approvalPolicy: options.approvalPolicy,
+    approvalTimeoutMs: Math.round(options.approvalTimeoutSeconds * 1000),
+    maxMessageBytes: options.maxMessageBytes,
+    maxQueuedRequests: 128,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Runs a parsed invocation. The pure parser (command-line-parser.ts) is the single source of the CLI's
+ * rules and exact usage errors; nest-commander hosts the command classes and routes a canonical argv
+ * to them, so commander's own option parsing and help never see user input.
+ */
+import { CommandFactory, CommandRunnerService } from 'nest-commander';
+import type { CliInvocation } from './cli-invocation';
+import { CliOutcome } from './cli-outcome';
+import { CliModule } from './cli.module';
+import { HELP_TEXT } from './help-text';
+import { protocolOutput } from './stdout-guard';
+import { StderrLogger } from '../app-server/logging/stderr-logger';
+
+const CANONICAL_ARGV: Record<string, string[]> = {
+  listen: ['app-server'],
+  schema: ['app-server', 'schema'],
+  'generate-ts': ['app-server', 'generate-ts'],
+  'debug-send-message': ['debug', 'app-server', 'send-message'],
+};
+
+export async function runCli(invocation: CliInvocation): Promise<number> {
+  if (invocation.kind === 'help') {
+    protocolOutput.write(HELP_TEXT);
+    return 0;
+  }
+  if (invocation.kind === 'usage-error') {
+    process.stderr.write(`${invocation.message}\n`);
+    return 2;
+  }
+  const outcome = new CliOutcome();
+  const app = await CommandFactory.createWithoutRunning(CliModule.forInvocation(invocation, outcome), {
+    logger: new StderrLogger(),
+    serviceErrorHandler: (error: Error) => {
+      process.stderr.write(`${error.message}\n`);
+      outcome.exitCode = 1;
+    },
+  });
+  try {
+    await app.get(CommandRunnerService).run(['node', 'vv-agent', ...CANONICAL_ARGV[invocation.kind]]);
+  } finally {
+    await app.close();
+  }
+  return outcome.exitCode;
+}

@@ -1,0 +1,36 @@
+/**
+ * stdout carries protocol only (protocol.md §1.1). Importing this module first thing in `main.ts`
+ * keeps a private handle on the real stdout writer for the transport and points `process.stdout.write`
+ * and every `console` method at stderr, so a stray log line from any dependency can never corrupt the
+ * protocol stream. It is a side-effect module on purpose: it must run before other imports execute.
+ */
+import type { Writable } from 'node:stream';
+import { inspect } from 'node:util';
+
+export interface ProtocolOutput {
+  /** Writes protocol bytes to the real stdout; returns false when the caller should wait for drain. */
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  /** The underlying stream, for end-of-output handling (flush on exit). */
+  readonly stream: Writable;
+}
+
+const stdout = process.stdout;
+const realWrite = stdout.write.bind(stdout) as (chunk: string) => boolean;
+const stderrWrite = process.stderr.write.bind(process.stderr);
+
+stdout.write = stderrWrite as typeof stdout.write;
+const toStderr = (...args: unknown[]): void => {
+  process.stderr.write(args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' ') + '\n');
+};
+console.log = toStderr;
+console.info = toStderr;
+console.debug = toStderr;
+
+export const protocolOutput: ProtocolOutput = {
+  write: (chunk) => realWrite(chunk),
+  once: (event, listener) => void stdout.once(event, listener),
+  on: (event, listener) => void stdout.on(event, listener),
+  stream: stdout,
+};

@@ -1,0 +1,132 @@
+import { parseCommandLine } from '../../../src/cli/command-line-parser';
+import type { CliInvocation } from '../../../src/cli/cli-invocation';
+
+const BASE = ['app-server', '--listen', 'stdio', '--settings', 's.json', '--backend', 'b', '--model', 'm'];
+
+function usage(message: string): CliInvocation {
+  return { kind: 'usage-error', message };
+}
+
+describe('parseCommandLine: dispatch (protocol.md §12.1)', () => {
+  it.each<[string[], CliInvocation]>([
+    [[], usage('missing command')],
+    [['serve'], usage('unknown command: serve')],
+    [['--listen'], usage('unknown command: --listen')],
+    [['--help'], { kind: 'help' }],
+    [['-h'], { kind: 'help' }],
+    [['app-server', '--bogus', '-h'], { kind: 'help' }],
+    [['debug', 'x', '--help'], { kind: 'help' }],
+    [['app-server', 'schema', '--out', 'dir'], { kind: 'schema', out: 'dir' }],
+    [['app-server', 'generate-ts', '--out', 'd/ts'], { kind: 'generate-ts', out: 'd/ts' }],
+    [['app-server', 'schema'], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'schema', '--out'], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'schema', '--out=dir'], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'schema', '--out', '  '], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'schema', '--out', '--x'], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'schema', '--out', 'd', 'extra'], usage('app-server schema requires --out <dir>')],
+    [['app-server', 'generate-ts', 'd'], usage('app-server generate-ts requires --out <dir>')],
+    [
+      ['debug', 'app-server', 'send-message', 'hello', 'world'],
+      { kind: 'debug-send-message', message: 'hello world' },
+    ],
+    [['debug', 'app-server', 'send-message'], usage('debug app-server send-message requires a message')],
+    [['debug', 'app-server'], usage('unknown debug command')],
+    [['debug'], usage('unknown debug command')],
+    [['debug', 'other', 'send-message', 'x'], usage('unknown debug command')],
+  ])('%j', (argv, expected) => {
+    expect(parseCommandLine(argv)).toEqual(expected);
+  });
+});
+
+describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () => {
+  it('applies the defaults', () => {
+    expect(parseCommandLine(BASE)).toEqual({
+      kind: 'listen',
+      options: {
+        listen: 'stdio',
+        settings: 's.json',
+        backend: 'b',
+        model: 'm',
+        timeoutSeconds: 90,
+        store: null,
+        approvalPolicy: 'on-request',
+        approvalTimeoutSeconds: 30,
+        maxMessageBytes: 16777216,
+      },
+    });
+  });
+
+  it('accepts options in any order and the --flag=value form', () => {
+    const parsed = parseCommandLine([
+      'app-server',
+      '--model=m',
+      '--store',
+      ':memory:',
+      '--approval-policy=untrusted',
+      '--timeout-seconds',
+      '2.5e1',
+      '--backend',
+      'b',
+      '--approval-timeout-seconds=.5',
+      '--max-message-bytes',
+      '64',
+      '--settings=a=b.json',
+      '--listen=stdio',
+    ]);
+    expect(parsed).toEqual({
+      kind: 'listen',
+      options: {
+        listen: 'stdio',
+        settings: 'a=b.json',
+        backend: 'b',
+        model: 'm',
+        timeoutSeconds: 25,
+        store: ':memory:',
+        approvalPolicy: 'untrusted',
+        approvalTimeoutSeconds: 0.5,
+        maxMessageBytes: 64,
+      },
+    });
+  });
+
+  it.each<[string[], string]>([
+    [['app-server'], 'app-server requires --listen, --settings, --backend, --model'],
+    [['app-server', '--listen', 'stdio'], 'app-server requires --settings, --backend, --model'],
+    [['app-server', '--model', 'm', '--listen', 'stdio'], 'app-server requires --settings, --backend'],
+    [['app-server', '--listen', 'tcp'], 'only app-server --listen stdio is supported'],
+    [['app-server', '--listen'], '--listen requires a value'],
+    [['app-server', '--listen', '--settings', 's'], '--listen requires a value'],
+    [['app-server', '--listen='], '--listen requires a value'],
+    [['app-server', '--settings', '   '], '--settings requires a value'],
+    [['app-server', '--listen', 'stdio', '--listen=stdio'], 'duplicate app-server argument: --listen'],
+    [['app-server', 'trailing'], 'unknown app-server argument: trailing'],
+    [['app-server', '--workspace=/x'], 'unknown app-server argument: --workspace'],
+    [['app-server', '-x'], 'unknown app-server argument: -x'],
+    [[...BASE, '--timeout-seconds', '0'], '--timeout-seconds must be a finite positive number'],
+    [[...BASE, '--timeout-seconds', '-1'], '--timeout-seconds must be a finite positive number'],
+    [[...BASE, '--timeout-seconds', 'abc'], '--timeout-seconds must be a finite positive number'],
+    [[...BASE, '--timeout-seconds', '1e999'], '--timeout-seconds must be a finite positive number'],
+    [[...BASE, '--timeout-seconds', 'Infinity'], '--timeout-seconds must be a finite positive number'],
+    [
+      [...BASE, '--approval-timeout-seconds', '0x10'],
+      '--approval-timeout-seconds must be a finite positive number',
+    ],
+    [
+      [...BASE, '--approval-policy', 'ALWAYS'],
+      '--approval-policy must be one of: on-request, untrusted, never',
+    ],
+    [[...BASE, '--max-message-bytes', '0'], '--max-message-bytes must be a positive integer'],
+    [[...BASE, '--max-message-bytes', '1.5'], '--max-message-bytes must be a positive integer'],
+    [[...BASE, '--max-message-bytes', '9007199254740992'], '--max-message-bytes must be a positive integer'],
+    // The first error wins, left to right.
+    [['app-server', '--bogus', '--listen', 'tcp'], 'unknown app-server argument: --bogus'],
+    [['app-server', '--listen', 'tcp', '--bogus'], 'only app-server --listen stdio is supported'],
+  ])('%j → %s', (argv, message) => {
+    expect(parseCommandLine(argv)).toEqual(usage(message));
+  });
+
+  it('accepts the largest safe integer for --max-message-bytes', () => {
+    const parsed = parseCommandLine([...BASE, '--max-message-bytes', '9007199254740991']);
+    expect(parsed.kind === 'listen' && parsed.options.maxMessageBytes).toBe(9007199254740991);
+  });
+});
