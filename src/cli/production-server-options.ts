@@ -64,7 +64,7 @@ function buildClient(
     const steps = loadScriptedModelFile(scriptPath);
     return new ScriptedModelProvider({ backend: resolved.backend, steps }).client(resolved);
   }
-  return new OpenAiCompatibleClient({ timeoutSeconds: options.timeoutSeconds });
+  return createOpenAiCompatibleClient(settings, resolved, { timeoutSeconds: options.timeoutSeconds });
 }
 
 /** Throws CliConfigurationError with the loader's exact message. */
@@ -77,7 +77,7 @@ export function buildProductionServerOptions(
   try {
     const settings = loadLlmSettings(options.settings);
     resolved = resolveModelEndpoint(settings, options.backend, options.model);
-    client = buildClient(options, resolved, env);
+    client = buildClient(options, settings, resolved, env);
   } catch (error) {
     throw new CliConfigurationError(error instanceof Error ? error.message : String(error));
   }

@@ -1,0 +1,77 @@
+/** How one HTTP attempt failed and what the client does about it (runtime.md §14.4). */
+
+/**
+ * `request`: the request could not be built or a local consumer failed (never retried);
+ * `stream`: the 2xx body carried an invalid chunk or a provider error payload.
+ */
+export type AttemptFailureKind = 'cancelled' | 'timeout' | 'network' | 'http' | 'stream' | 'request';
+
+export class AttemptFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: AttemptFailureKind,
+    /** HTTP status, or a status-like code from a stream error payload. */
+    readonly status: number | null = null,
+    /** From a `Retry-After` header. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'AttemptFailure';
+  }
+}
+
+export type FailureAction = 'retry' | 'failover' | 'abort';
+
+function actionForStatus(status: number): FailureAction {
+  if (status === 408 || status === 429 || (status >= 500 && status <= 599)) return 'retry';
+  if (status === 400 || status === 413 || status === 422) return 'abort';
+  return 'failover';
+}
+
+export function actionFor(failure: AttemptFailure): FailureAction {
+  switch (failure.kind) {
+    case 'timeout':
+    case 'network':
+      return 'retry';
+    case 'http':
+      return actionForStatus(failure.status ?? 0);
+    case 'stream':
+      return failure.status === null ? 'retry' : actionForStatus(failure.status);
+    case 'cancelled':
+    case 'request':
+      return 'abort';
+  }
+}
+
+const PROMPT_TOO_LONG_MARKERS = [
+  'context length',
+  'context_length_exceeded',
+  'maximum context length',
+  'prompt is too long',
+  'prompt_too_long',
+  'request too large',
+  'too many tokens',
+];
+
+/** runtime.md §12.3: error texts that mean the prompt does not fit the model. */
+export function isPromptTooLong(text: string): boolean {
+  const lower = text.toLowerCase();
+  return PROMPT_TOO_LONG_MARKERS.some((marker) => lower.includes(marker));
+}
+
+/** `Retry-After` as delta-seconds or an HTTP date; `null` when absent or unparseable. */
+export function parseRetryAfterMs(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP date always names its weekday and month; bare numbers like `-1` are not dates.
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+/** `HTTP <status>: <first 500 characters of the body>`; just `HTTP <status>` for an empty body. */
+export function httpErrorText(status: number, body: string): string {
+  const trimmed = body.trim();
+  if (trimmed === '') return `HTTP ${status}`;
+  return `HTTP ${status}: ${Array.from(trimmed.slice(0, 1000)).slice(0, 500).join('')}`;
+}

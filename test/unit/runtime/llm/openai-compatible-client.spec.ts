@@ -1,0 +1,686 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  LlmRequest,
+  ModelSettings,
+  ResolvedModelConfig,
+  StreamCallbacks,
+  ToolSpec,
+} from '../../../../src/runtime/model/types';
+import { LlmError } from '../../../../src/runtime/model/types';
+import {
+  OpenAiCompatibleClient,
+  createOpenAiCompatibleClient,
+} from '../../../../src/runtime/llm/openai-compatible-client';
+import { parseLlmSettingsDocument } from '../../../../src/runtime/llm/settings-document';
+import { resolveModelEndpoint } from '../../../../src/runtime/llm/model-resolution';
+import {
+  FakeOpenAiServer,
+  chunks,
+  fakeSettingsDocument,
+  textReply,
+  type RecordedRequest,
+} from '../../../helpers/fake-openai-server';
+
+const PRIMARY_KEY = 'sk-primary-SECRET-1234';
+const BACKUP_KEY = 'sk-backup-SECRET-5678';
+
+interface Recorded {
+  content: string[];
+  reasoning: string[];
+  named: Array<{ toolCallId: string; toolName: string; index: number }>;
+  argumentFragments: Array<{ toolCallId: string; index: number; fragment: string; argumentsChars: number }>;
+  callbacks: StreamCallbacks;
+  /** Resolves with the first content fragment. */
+  firstContent: Promise<string>;
+}
+
+function recorder(): Recorded {
+  let resolveFirst: (fragment: string) => void = () => undefined;
+  const firstContent = new Promise<string>((resolve) => (resolveFirst = resolve));
+  const recorded: Omit<Recorded, 'callbacks'> = {
+    content: [],
+    reasoning: [],
+    named: [],
+    argumentFragments: [],
+    firstContent,
+  };
+  return {
+    ...recorded,
+    callbacks: {
+      onContent: (fragment) => {
+        recorded.content.push(fragment);
+        resolveFirst(fragment);
+      },
+      onReasoning: (fragment) => recorded.reasoning.push(fragment),
+      onToolCallNamed: (call) => recorded.named.push(call),
+      onToolCallArguments: ({ toolCallId, index, fragment, argumentsChars }) =>
+        recorded.argumentFragments.push({ toolCallId, index, fragment, argumentsChars }),
+    },
+  };
+}
+
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+function withinMs<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<LlmError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(LlmError);
+    return error as LlmError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('OpenAiCompatibleClient against a real HTTP server', () => {
+  let server: FakeOpenAiServer;
+  let sleeps: number[];
+  let client: OpenAiCompatibleClient;
+
+  beforeEach(async () => {
+    server = await FakeOpenAiServer.start();
+    sleeps = [];
+    client = new OpenAiCompatibleClient({
+      timeoutSeconds: 10,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+    });
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  function model(options: { backup?: boolean; backend?: string } = {}): ResolvedModelConfig {
+    const endpoints = [{ id: 'primary', apiBase: server.baseUrl, apiKey: PRIMARY_KEY }];
+    if (options.backup) {
+      endpoints.push({ id: 'backup', apiBase: server.baseUrl.replace('/v1', '/v2/'), apiKey: BACKUP_KEY });
+    }
+    const backend = options.backend ?? 'openai';
+    const settings = parseLlmSettingsDocument(
+      fakeSettingsDocument({ endpoints, backend, model: 'test-model', modelId: 'test-model-id' }),
+    );
+    return resolveModelEndpoint(settings, backend, 'test-model');
+  }
+
+  function request(
+    overrides: { settings?: ModelSettings; tools?: ToolSpec[]; resolved?: ResolvedModelConfig } = {},
+  ): LlmRequest {
+    return {
+      model: overrides.resolved ?? model(),
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say hello' },
+      ],
+      tools: overrides.tools ?? [],
+      settings: overrides.settings ?? {},
+    };
+  }
+
+  function complete(llmRequest: LlmRequest, recorded = recorder(), signal = new AbortController().signal) {
+    return client.complete(llmRequest, recorded.callbacks, signal);
+  }
+
+  describe('streaming', () => {
+    it('delivers content fragments while the response is still streaming', async () => {
+      const release = gate();
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { chunk: chunks.role() },
+          { chunk: chunks.content('Hel') },
+          { waitFor: release.promise },
+          { chunk: chunks.content('lo') },
+          { chunk: chunks.finish('stop') },
+        ],
+      });
+      const recorded = recorder();
+      const pending = complete(request(), recorded);
+
+      expect(await withinMs(recorded.firstContent, 5000, 'the first fragment')).toBe('Hel');
+      const [sent] = await server.waitForRequests(1);
+      let responseClosed = false;
+      void sent.closed.then(() => (responseClosed = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(responseClosed).toBe(false);
+      expect(recorded.content).toEqual(['Hel']);
+
+      release.open();
+      const response = await pending;
+      expect(recorded.content).toEqual(['Hel', 'lo']);
+      expect(response.content).toBe('Hello');
+      expect(response.finishReason).toBe('stop');
+      expect(response.toolCalls).toEqual([]);
+      expect(response).not.toHaveProperty('reasoningContent');
+    });
+
+    it('POSTs the request body to {api_base}/chat/completions with the spec headers', async () => {
+      server.enqueue(textReply(['ok']));
+      await complete(request({ settings: { temperature: 0.5 } }));
+      const [sent] = server.requests;
+      expect(sent.method).toBe('POST');
+      expect(sent.path).toBe('/v1/chat/completions');
+      expect(sent.headers.authorization).toBe(`Bearer ${PRIMARY_KEY}`);
+      expect(sent.headers['content-type']).toBe('application/json');
+      expect(sent.headers.accept).toBe('text/event-stream');
+      expect(sent.body).toEqual({
+        model: 'test-model-id',
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content: 'Say hello' },
+        ],
+        stream: true,
+        stream_options: { include_usage: true },
+        temperature: 0.5,
+      });
+    });
+
+    it('streams reasoning and returns it as reasoningContent', async () => {
+      server.enqueue(textReply(['answer'], { reasoning: ['let me ', 'think'] }));
+      const recorded = recorder();
+      const response = await complete(request(), recorded);
+      expect(recorded.reasoning).toEqual(['let me ', 'think']);
+      expect(response.reasoningContent).toBe('let me think');
+    });
+
+    it('assembles two parallel tool calls with fragmented arguments', async () => {
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { chunk: chunks.role() },
+          { chunk: chunks.toolCall({ index: 0, id: 'call_read', name: 'read_file', arguments: '' }) },
+          { chunk: chunks.toolCall({ index: 0, arguments: '{"pa' }) },
+          { chunk: chunks.toolCall({ index: 1, id: 'call_bash', name: 'bash', arguments: '{"command":' }) },
+          { chunk: chunks.toolCall({ index: 0, arguments: 'th":"a.txt"}' }) },
+          { chunk: chunks.toolCall({ index: 1, arguments: '"ls -la"}' }) },
+          { chunk: chunks.finish('tool_calls') },
+        ],
+      });
+      const tools: ToolSpec[] = ['read_file', 'bash'].map((name) => ({
+        type: 'function',
+        function: { name, description: name, parameters: { type: 'object' } },
+      }));
+      const recorded = recorder();
+      const response = await complete(request({ tools }), recorded);
+
+      expect(server.requests[0].body?.tools).toEqual(tools);
+      expect(server.requests[0].body?.tool_choice).toBe('auto');
+      expect(response.toolCalls).toEqual([
+        { id: 'call_read', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+        { id: 'call_bash', type: 'function', function: { name: 'bash', arguments: '{"command":"ls -la"}' } },
+      ]);
+      expect(response.finishReason).toBe('tool_calls');
+      expect(recorded.named).toEqual([
+        { toolCallId: 'call_read', toolName: 'read_file', index: 0 },
+        { toolCallId: 'call_bash', toolName: 'bash', index: 1 },
+      ]);
+      expect(recorded.argumentFragments).toEqual([
+        { toolCallId: 'call_read', index: 0, fragment: '{"pa', argumentsChars: 4 },
+        { toolCallId: 'call_bash', index: 1, fragment: '{"command":', argumentsChars: 11 },
+        { toolCallId: 'call_read', index: 0, fragment: 'th":"a.txt"}', argumentsChars: 16 },
+        { toolCallId: 'call_bash', index: 1, fragment: '"ls -la"}', argumentsChars: 20 },
+      ]);
+    });
+
+    it('accepts a plain JSON completion when the gateway ignores stream: true', async () => {
+      server.enqueue({
+        type: 'response',
+        status: 200,
+        body: {
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'whole answer' }, finish_reason: 'stop' },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+        },
+      });
+      const recorded = recorder();
+      const response = await complete(request(), recorded);
+      expect(recorded.content).toEqual(['whole answer']);
+      expect(response.usage.input_tokens).toBe(10);
+    });
+  });
+
+  describe('usage', () => {
+    it('normalizes provider usage with cached tokens', async () => {
+      const usage = {
+        prompt_tokens: 1000,
+        completion_tokens: 120,
+        total_tokens: 1120,
+        prompt_tokens_details: { cached_tokens: 640 },
+      };
+      server.enqueue(textReply(['hi'], { usage }));
+      const response = await complete(request());
+      expect(response.usage).toEqual({
+        schema_version: 'vv-agent.token-usage.v1',
+        input_tokens: 1000,
+        output_tokens: 120,
+        total_tokens: 1120,
+        reasoning_tokens: null,
+        usage_source: 'provider_reported',
+        cache_usage: {
+          status: 'provider_reported',
+          read_input_tokens: 640,
+          write_input_tokens: null,
+          uncached_input_tokens: 360,
+          source: 'provider_usage',
+        },
+        provider_usage: usage,
+      });
+    });
+
+    it('normalizes provider usage without cache fields as accounting_missing', async () => {
+      server.enqueue(
+        textReply(['hi'], { usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } }),
+      );
+      const response = await complete(request());
+      expect(response.usage).toMatchObject({
+        input_tokens: 7,
+        output_tokens: 3,
+        total_tokens: 10,
+        usage_source: 'provider_reported',
+        cache_usage: { status: 'accounting_missing', read_input_tokens: null, source: null },
+      });
+    });
+
+    it('passes the backend to normalization (moonshot reports a zero cache read)', async () => {
+      server.enqueue(
+        textReply(['hi'], { usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } }),
+      );
+      const response = await complete(request({ resolved: model({ backend: 'moonshot' }) }));
+      expect(response.usage.cache_usage).toEqual({
+        status: 'provider_reported',
+        read_input_tokens: 0,
+        write_input_tokens: null,
+        uncached_input_tokens: 7,
+        source: 'provider_usage',
+      });
+    });
+
+    it('estimates usage from request and response characters when the stream carried none', async () => {
+      server.enqueue(textReply(['Hello', ' there!'], { reasoning: ['hmm'] }));
+      const response = await complete(request());
+      const requestChars = server.requests[0].rawBody.length;
+      const input = Math.ceil(requestChars / 4);
+      const output = Math.ceil('Hello there!hmm'.length / 4);
+      expect(response.usage).toEqual({
+        schema_version: 'vv-agent.token-usage.v1',
+        input_tokens: input,
+        output_tokens: output,
+        total_tokens: input + output,
+        reasoning_tokens: null,
+        usage_source: 'estimated',
+        cache_usage: {
+          status: 'accounting_missing',
+          read_input_tokens: null,
+          write_input_tokens: null,
+          uncached_input_tokens: null,
+          source: null,
+        },
+        provider_usage: {},
+      });
+    });
+  });
+
+  describe('retries and failover', () => {
+    it('retries an HTTP 500 on the same endpoint after backoff, then succeeds', async () => {
+      server.enqueue({ type: 'response', status: 500, body: 'upstream exploded' }, textReply(['recovered']));
+      const response = await complete(request());
+      expect(response.content).toBe('recovered');
+      expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+      expect(sleeps).toEqual([2000]);
+    });
+
+    it('fails with the aggregated text after max attempts of HTTP 500, sleeping backoff × attempt', async () => {
+      server.setFallback({ type: 'response', status: 500, body: '  boom\n' });
+      const error = await rejection(complete(request()));
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: HTTP 500: boom (attempt 3)',
+      );
+      expect(error.code).toBe('model_request_failed');
+      expect(error.definitive).toBe(false);
+      expect(server.requests).toHaveLength(3);
+      expect(sleeps).toEqual([2000, 4000]);
+    });
+
+    it('honours retry settings and reports an empty error body as HTTP <status>', async () => {
+      server.setFallback({ type: 'response', status: 503 });
+      const error = await rejection(
+        complete(request({ settings: { retry: { max_attempts: 2, backoff_seconds: 0.5 } } })),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: HTTP 503 (attempt 2)',
+      );
+      expect(sleeps).toEqual([500]);
+    });
+
+    it('cuts HTTP error bodies to their first 500 characters', async () => {
+      server.setFallback({ type: 'response', status: 502, body: 'é'.repeat(600) });
+      const error = await rejection(complete(request({ settings: { retry: { max_attempts: 1 } } })));
+      expect(error.message).toBe(
+        `llm request failed: all endpoint targets failed: primary: HTTP 502: ${'é'.repeat(500)} (attempt 1)`,
+      );
+    });
+
+    it.each([408, 429])('retries HTTP %s', async (status) => {
+      server.enqueue({ type: 'response', status, body: 'later' }, textReply(['ok']));
+      await expect(complete(request())).resolves.toMatchObject({ content: 'ok' });
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('honours Retry-After instead of the backoff, capped', async () => {
+      server.enqueue(
+        { type: 'response', status: 429, body: 'slow down', headers: { 'Retry-After': '7' } },
+        { type: 'response', status: 429, body: 'slow down', headers: { 'Retry-After': '86400' } },
+        textReply(['ok']),
+      );
+      await complete(request());
+      expect(sleeps).toEqual([7000, 60000]);
+    });
+
+    it('fails over on HTTP 401 without retrying, and prefers the endpoint that last succeeded', async () => {
+      server.enqueue({ type: 'response', status: 401, body: 'invalid key' }, textReply(['from backup']));
+      const resolved = model({ backup: true });
+      const response = await complete(request({ resolved }));
+      expect(response.content).toBe('from backup');
+      expect(server.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+        ['/v1/chat/completions', `Bearer ${PRIMARY_KEY}`],
+        ['/v2/chat/completions', `Bearer ${BACKUP_KEY}`],
+      ]);
+      expect(sleeps).toEqual([]);
+
+      server.enqueue(textReply(['again']));
+      await complete(request({ resolved }));
+      expect(server.requests[2].path).toBe('/v2/chat/completions');
+    });
+
+    it('lists every endpoint with its last attempt when all fail', async () => {
+      server.enqueue(
+        { type: 'response', status: 403, body: 'forbidden' },
+        { type: 'response', status: 500, body: 'e1' },
+        { type: 'response', status: 500, body: 'e2' },
+      );
+      const error = await rejection(
+        complete(request({ resolved: model({ backup: true }), settings: { retry: { max_attempts: 2 } } })),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: HTTP 403: forbidden (attempt 1); backup: HTTP 500: e2 (attempt 2)',
+      );
+    });
+
+    it.each([400, 413, 422])('aborts on HTTP %s without retry or failover', async (status) => {
+      server.setFallback({ type: 'response', status, body: '{"error":{"message":"bad field"}}' });
+      const error = await rejection(complete(request({ resolved: model({ backup: true }) })));
+      expect(error.message).toBe(`llm request failed: HTTP ${status}: {"error":{"message":"bad field"}}`);
+      expect(error.code).toBe('model_request_failed');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('labels a context-length rejection prompt_too_long, definitive', async () => {
+      server.setFallback({
+        type: 'response',
+        status: 400,
+        body: {
+          error: {
+            message: "This model's maximum context length is 8192 tokens",
+            code: 'context_length_exceeded',
+          },
+        },
+      });
+      const error = await rejection(complete(request({ resolved: model({ backup: true }) })));
+      expect(error.code).toBe('prompt_too_long');
+      expect(error.definitive).toBe(true);
+      expect(error.message).toMatch(/^llm request failed: HTTP 400: .*maximum context length/);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('retries a connection dropped before any output', async () => {
+      server.enqueue(
+        { type: 'stream', steps: [{ chunk: chunks.role() }], done: false, end: 'drop' },
+        textReply(['ok']),
+      );
+      await expect(complete(request())).resolves.toMatchObject({ content: 'ok' });
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('retries a stream error payload that arrives before any output', async () => {
+      server.enqueue(
+        { type: 'stream', steps: [{ chunk: chunks.error('upstream overloaded') }] },
+        textReply(['ok']),
+      );
+      await expect(complete(request())).resolves.toMatchObject({ content: 'ok' });
+    });
+
+    it('fails over from an unreachable endpoint after its retries', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const deadPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+      const settings = parseLlmSettingsDocument(
+        fakeSettingsDocument({
+          endpoints: [
+            { id: 'dead', apiBase: `http://127.0.0.1:${deadPort}/v1` },
+            { id: 'alive', apiBase: server.baseUrl },
+          ],
+          backend: 'openai',
+          model: 'm',
+        }),
+      );
+      server.enqueue(textReply(['alive']));
+      const response = await complete(request({ resolved: resolveModelEndpoint(settings, 'openai', 'm') }));
+      expect(response.content).toBe('alive');
+      expect(sleeps).toEqual([2000, 4000]);
+    });
+  });
+
+  describe('no retry after partial output', () => {
+    it('makes a dropped connection after a fragment final', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.content('Hel') }],
+        done: false,
+        end: 'drop',
+      });
+      const recorded = recorder();
+      const error = await rejection(complete(request(), recorded));
+      expect(recorded.content).toEqual(['Hel']);
+      expect(error.message).toMatch(/^llm request failed: response stream interrupted: /);
+      expect(error.code).toBe('model_request_failed');
+      expect(server.requests).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+    });
+
+    it('makes a stream error payload after a tool-call fragment final', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [
+          { chunk: chunks.toolCall({ index: 0, id: 'c', name: 'bash' }) },
+          { chunk: chunks.error('upstream died') },
+        ],
+      });
+      const error = await rejection(complete(request()));
+      expect(error.message).toBe('llm request failed: upstream died');
+      expect(server.requests).toHaveLength(1);
+    });
+  });
+
+  describe('malformed streams', () => {
+    it('fails with a clear error for a malformed data line before output', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.role() }, { raw: 'data: {"choices": [oops\n\n' }],
+      });
+      const error = await rejection(complete(request({ settings: { retry: { max_attempts: 1 } } })));
+      expect(error.message).toMatch(
+        /^llm request failed: all endpoint targets failed: primary: invalid stream chunk: .+ \(attempt 1\)$/,
+      );
+    });
+
+    it('fails at once for a malformed data line after output', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.content('a') }, { raw: 'data: not-json\n\n' }],
+      });
+      const error = await rejection(complete(request()));
+      expect(error.message).toMatch(/^llm request failed: invalid stream chunk: /);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('ignores comments, keep-alives and other fields', async () => {
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { raw: ': OPENROUTER PROCESSING\n\n' },
+          { raw: 'event: ping\ndata:\n\n' },
+          { chunk: chunks.content('fine') },
+        ],
+      });
+      await expect(complete(request())).resolves.toMatchObject({ content: 'fine' });
+    });
+  });
+
+  describe('timeout', () => {
+    it('cuts a slow stream at the per-attempt timeout and retries it', async () => {
+      server.setFallback({ type: 'stream', steps: [{ chunk: chunks.role() }], done: false, end: 'hang' });
+      const error = await rejection(
+        complete(
+          request({ settings: { timeout_seconds: 0.25, retry: { max_attempts: 2, backoff_seconds: 0 } } }),
+        ),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: request timed out after 0.250 seconds (attempt 2)',
+      );
+      expect(server.requests).toHaveLength(2);
+      for (const sent of server.requests) {
+        await expect(withinMs(sent.closed, 2000, 'socket close')).resolves.toMatchObject({
+          completed: false,
+        });
+      }
+    });
+
+    it('uses the client timeout when settings give none', async () => {
+      const quick = new OpenAiCompatibleClient({ timeoutSeconds: 0.2, sleep: () => Promise.resolve() });
+      server.setFallback({ type: 'hang' });
+      const error = await rejection(
+        quick.complete(
+          request({ settings: { retry: { max_attempts: 1 } } }),
+          recorder().callbacks,
+          new AbortController().signal,
+        ),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: request timed out after 0.200 seconds (attempt 1)',
+      );
+    });
+  });
+
+  describe('cancellation', () => {
+    it('closes the socket at once when aborted mid-stream and does not retry', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.content('Hel') }],
+        done: false,
+        end: 'hang',
+      });
+      const controller = new AbortController();
+      const recorded = recorder();
+      const pending = client.complete(request(), recorded.callbacks, controller.signal);
+      await recorded.firstContent;
+      controller.abort();
+
+      const error = await rejection(pending);
+      expect(error.code).toBe('model_request_cancelled');
+      expect(error.message).toBe('llm request failed: request cancelled');
+      const sent: RecordedRequest = server.requests[0];
+      await expect(withinMs(sent.closed, 1000, 'socket close after abort')).resolves.toMatchObject({
+        completed: false,
+      });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('cancels a request that is still waiting for the response head', async () => {
+      server.setFallback({ type: 'hang' });
+      const controller = new AbortController();
+      const pending = client.complete(request(), recorder().callbacks, controller.signal);
+      const [sent] = await server.waitForRequests(1);
+      controller.abort();
+      expect((await rejection(pending)).code).toBe('model_request_cancelled');
+      await expect(withinMs(sent.closed, 1000, 'socket close after abort')).resolves.toMatchObject({
+        completed: false,
+      });
+    });
+
+    it('cancels during the backoff sleep', async () => {
+      const controller = new AbortController();
+      const sleepy = new OpenAiCompatibleClient({
+        sleep: (_ms, signal) =>
+          new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+      });
+      server.setFallback({ type: 'response', status: 500, body: 'x' });
+      const pending = sleepy.complete(request(), recorder().callbacks, controller.signal);
+      await server.waitForRequests(1);
+      controller.abort();
+      expect((await rejection(pending)).code).toBe('model_request_cancelled');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('sends nothing when the signal is already aborted', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      expect((await rejection(complete(request(), recorder(), controller.signal))).code).toBe(
+        'model_request_cancelled',
+      );
+      expect(server.requests).toHaveLength(0);
+    });
+  });
+
+  describe('settings errors and secrets', () => {
+    it('aborts on an unknown tool_choice without sending anything', async () => {
+      const error = await rejection(
+        complete(request({ settings: { tool_choice: { type: 'function', function: { name: 'ghost' } } } })),
+      );
+      expect(error.message).toBe('llm request failed: tool_choice refers to unknown tool: ghost');
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('never puts the API key in an error message', async () => {
+      server.setFallback({
+        type: 'response',
+        status: 401,
+        body: `Incorrect API key provided: ${PRIMARY_KEY}`,
+      });
+      const error = await rejection(complete(request()));
+      expect(error.message).not.toContain(PRIMARY_KEY);
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: HTTP 401: Incorrect API key provided: *** (attempt 1)',
+      );
+    });
+
+    it('refuses to build a client over a Responses endpoint', () => {
+      const settings = parseLlmSettingsDocument({
+        VERSION: '2',
+        endpoints: [{ id: 'r', api_base: server.baseUrl, api_key: 'k', response_api: true }],
+        backends: { openai: { models: { m: { id: 'm', endpoints: ['r'] } } } },
+      });
+      const resolved = resolveModelEndpoint(settings, 'openai', 'm');
+      expect(() => createOpenAiCompatibleClient(settings, resolved)).toThrow(
+        new Error('Responses endpoints are not supported'),
+      );
+    });
+  });
+});
