@@ -1,0 +1,138 @@
+/**
+ * The App Server's durable store: opens the sqlite file (migrations, then restart recovery), exposes
+ * the repositories, and offers the multi-table writes of the turn lifecycle as single transactions.
+ */
+import type { DataSource } from 'typeorm';
+import type { Message } from '../../runtime/messages';
+import type { AppTurn } from '../protocol/wire-types';
+import { appendMessages, ConversationRepository } from './conversation.repository';
+import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
+import { ThreadEntity } from './entities';
+import { ItemRepository, upsertItem } from './item.repository';
+import {
+  currentRecoveryEnvironment,
+  type RecoveredTurn,
+  type RecoveryEnvironment,
+  recoverInterruptedTurns,
+} from './restart-recovery';
+import { StoreError } from './store-errors';
+import { StoreExecutor } from './store-executor';
+import type { ItemVersion } from './stored-records';
+import { ThreadRepository } from './thread.repository';
+import {
+  completeTurn,
+  insertRunningTurn,
+  type NewTurn,
+  type TurnCompletion,
+  TurnRepository,
+} from './turn.repository';
+
+export interface AppServerStoreOptions extends StoreDataSourceOptions {
+  /** Host, pid, liveness check and clock used by restart recovery; default: this process. */
+  recovery?: RecoveryEnvironment;
+}
+
+export interface TurnFinish {
+  threadId: string;
+  turnId: string;
+  completion: TurnCompletion;
+  /** Final states of the turn's items not yet persisted (e.g. interrupted completions). */
+  items?: readonly ItemVersion[];
+  /** RunResult.newMessages (or only the user message of a rejected run), appended to the history. */
+  messages: readonly Message[];
+  /** The thread's new updatedAt. */
+  now: number;
+}
+
+export class AppServerStore {
+  readonly threads: ThreadRepository;
+  readonly turns: TurnRepository;
+  readonly items: ItemRepository;
+  readonly conversations: ConversationRepository;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly dataSource: DataSource,
+    private readonly executor: StoreExecutor,
+    /** Turns recovered when this store was opened. */
+    readonly recoveredTurns: readonly RecoveredTurn[],
+  ) {
+    this.threads = new ThreadRepository(executor);
+    this.turns = new TurnRepository(executor);
+    this.items = new ItemRepository(executor);
+    this.conversations = new ConversationRepository(executor);
+  }
+
+  /** Opens `path` (a file, created with its directory, or `:memory:`), migrates, then recovers turns. */
+  static async open(path: string, options: AppServerStoreOptions = {}): Promise<AppServerStore> {
+    let dataSource: DataSource;
+    try {
+      dataSource = createStoreDataSource(path, options);
+      await dataSource.initialize();
+    } catch (error) {
+      throw StoreError.from(error);
+    }
+    const executor = new StoreExecutor(dataSource);
+    try {
+      const recovered = await recoverInterruptedTurns(
+        executor,
+        options.recovery ?? currentRecoveryEnvironment(),
+      );
+      return new AppServerStore(path, dataSource, executor, recovered);
+    } catch (error) {
+      await dataSource.destroy().catch(() => undefined);
+      throw StoreError.from(error);
+    }
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically. */
+  beginTurn(turn: NewTurn): Promise<AppTurn> {
+    return this.executor.transaction(async (manager) => {
+      const created = await insertRunningTurn(manager, turn);
+      const { affected } = await manager
+        .getRepository(ThreadEntity)
+        .update({ threadId: turn.threadId }, { activeTurnId: turn.turnId, updatedAt: turn.startedAt });
+      if (affected === 0) throw new StoreError(`thread ${turn.threadId} does not exist`);
+      return created;
+    });
+  }
+
+  /** Finalization step 2 (protocol.md §8.5): items, turn, history and thread, atomically. */
+  finishTurn(finish: TurnFinish): Promise<void> {
+    return this.executor.transaction(async (manager) => {
+      for (const version of finish.items ?? []) await upsertItem(manager, version);
+      await completeTurn(manager, finish.turnId, finish.completion);
+      await appendMessages(manager, finish.threadId, finish.turnId, finish.messages);
+      await manager.query(
+        `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
+           "updated_at" = ? WHERE "thread_id" = ?`,
+        [finish.turnId, finish.now, finish.threadId],
+      );
+    });
+  }
+
+  /** Raw SQL for diagnostics and tests (e.g. PRAGMA checks); serialized like every other operation. */
+  query(sql: string, parameters: unknown[] = []): Promise<unknown[]> {
+    return this.executor.run(async (manager) => {
+      const rows: unknown = await manager.query(sql, parameters);
+      return Array.isArray(rows) ? rows : [];
+    });
+  }
+
+  /** Waits for queued operations, then closes the connection. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.executor.drain();
+    try {
+      if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    } catch (error) {
+      throw StoreError.from(error);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** The App Server's TypeORM DataSource on sqlite3 (protocol.md §8.11). */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource } from 'typeorm';
+import { APP_SERVER_ENTITIES } from './entities';
+import { APP_SERVER_MIGRATIONS } from './migrations';
+import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from './stderr-typeorm-logger';
+
+export const IN_MEMORY_STORE_PATH = ':memory:';
+/** How long a statement waits for another process's write lock before SQLITE_BUSY. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+export interface StoreDataSourceOptions {
+  busyTimeoutMs?: number;
+  /** Default `['error', 'warn']`; everything goes to stderr. */
+  logLevels?: readonly TypeOrmLogLevel[];
+  /** Where log lines go; default process.stderr. */
+  logSink?: StderrSink;
+}
+
+export function isInMemoryStorePath(path: string): boolean {
+  return path === IN_MEMORY_STORE_PATH;
+}
+
+/** Builds (does not initialize) the DataSource; creates the file's parent directory. */
+export function createStoreDataSource(path: string, options: StoreDataSourceOptions = {}): DataSource {
+  const inMemory = isInMemoryStorePath(path);
+  const database = inMemory ? path : resolve(path);
+  if (!inMemory) mkdirSync(dirname(database), { recursive: true });
+  return new DataSource({
+    type: 'sqlite',
+    database,
+    // WAL is meaningless for an in-memory database.
+    enableWAL: !inMemory,
+    busyTimeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    entities: APP_SERVER_ENTITIES,
+    migrations: APP_SERVER_MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logger: new StderrTypeOrmLogger(options.logLevels, options.logSink),
+  });
+}

@@ -1,0 +1,30 @@
+/** Row of `threads` (protocol.md §8.11). Timestamps are integer epoch milliseconds. */
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'threads' })
+@Index('idx_threads_list_order', ['updatedAt', 'threadId'])
+export class ThreadEntity {
+  @PrimaryColumn({ name: 'thread_id', type: 'text' })
+  threadId!: string;
+
+  @Column({ name: 'agent_key', type: 'text' })
+  agentKey!: string;
+
+  @Column({ name: 'cwd', type: 'text', nullable: true })
+  cwd!: string | null;
+
+  @Column({ name: 'metadata_json', type: 'text' })
+  metadataJson!: string;
+
+  @Column({ name: 'created_at', type: 'integer' })
+  createdAt!: number;
+
+  @Column({ name: 'updated_at', type: 'integer' })
+  updatedAt!: number;
+
+  @Column({ name: 'archived_at', type: 'integer', nullable: true })
+  archivedAt!: number | null;
+
+  @Column({ name: 'active_turn_id', type: 'text', nullable: true })
+  activeTurnId!: string | null;
+}

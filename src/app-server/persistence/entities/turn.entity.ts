@@ -1,0 +1,46 @@
+/** Row of `turns` (protocol.md §8.11). `owner_pid`/`owner_host` drive restart recovery. */
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ThreadEntity } from './thread.entity';
+
+@Entity({ name: 'turns' })
+@Index('idx_turns_thread_started', ['threadId', 'startedAt'])
+@Index('idx_turns_status', ['status'])
+export class TurnEntity {
+  @PrimaryColumn({ name: 'turn_id', type: 'text' })
+  turnId!: string;
+
+  @Column({ name: 'thread_id', type: 'text' })
+  threadId!: string;
+
+  @ManyToOne(() => ThreadEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'thread_id',
+    referencedColumnName: 'threadId',
+    foreignKeyConstraintName: 'fk_turns_thread',
+  })
+  thread?: ThreadEntity;
+
+  @Column({ name: 'run_id', type: 'text', nullable: true })
+  runId!: string | null;
+
+  @Column({ name: 'status', type: 'text' })
+  status!: string;
+
+  @Column({ name: 'started_at', type: 'integer' })
+  startedAt!: number;
+
+  @Column({ name: 'completed_at', type: 'integer', nullable: true })
+  completedAt!: number | null;
+
+  @Column({ name: 'input_json', type: 'text' })
+  inputJson!: string;
+
+  @Column({ name: 'result_json', type: 'text' })
+  resultJson!: string;
+
+  @Column({ name: 'owner_pid', type: 'integer' })
+  ownerPid!: number;
+
+  @Column({ name: 'owner_host', type: 'text' })
+  ownerHost!: string;
+}

@@ -1,0 +1,31 @@
+/** Public surface of the App Server store (Nest-free core plus the Nest module). */
+export { AppServerStore, type AppServerStoreOptions, type TurnFinish } from './app-server-store';
+export { ConversationRepository } from './conversation.repository';
+export {
+  createStoreDataSource,
+  DEFAULT_BUSY_TIMEOUT_MS,
+  IN_MEMORY_STORE_PATH,
+  isInMemoryStorePath,
+  type StoreDataSourceOptions,
+} from './data-source';
+export { ItemRepository, type ItemReadQuery } from './item.repository';
+export { overlayLiveVersions, selectReplayItems, type ItemReplayQuery } from './item-replay';
+export { PersistenceModule, StoreShutdown } from './persistence.module';
+export {
+  currentRecoveryEnvironment,
+  isProcessAlive,
+  isRecoverable,
+  RESTART_RECOVERY_ERROR,
+  type RecoveredTurn,
+  type RecoveryEnvironment,
+} from './restart-recovery';
+export { InvalidThreadCursorError, StoreError } from './store-errors';
+export { toAppThread, type ItemVersion, type StoredThread, type TurnOwnership } from './stored-records';
+export {
+  DEFAULT_THREAD_LIST_LIMIT,
+  ThreadRepository,
+  type NewThread,
+  type ThreadListPage,
+  type ThreadListQuery,
+} from './thread.repository';
+export { TurnRepository, type NewTurn, type TurnCompletion } from './turn.repository';

@@ -1,0 +1,4 @@
+import { InitialSchema1780000000000 } from './1780000000000-initial-schema';
+
+/** Migrations in the order they must run; never `synchronize` (protocol.md §8.11). */
+export const APP_SERVER_MIGRATIONS = [InitialSchema1780000000000];

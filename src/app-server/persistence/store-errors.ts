@@ -1,0 +1,24 @@
+/** Errors thrown by the store. The server maps StoreError to -32603 with its message (protocol.md §3.0). */
+
+/** A database failure; `message` is the cause's message, the cause itself is kept for diagnostics. */
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+
+  /** Wraps anything thrown by the driver into a StoreError carrying the cause's message. */
+  static from(cause: unknown): StoreError {
+    if (cause instanceof StoreError) return cause;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return new StoreError(message, { cause });
+  }
+}
+
+/** A `thread/list` cursor that is not a `nextCursor` of this store (protocol.md §3.6: `/cursor` `is invalid`). */
+export class InvalidThreadCursorError extends Error {
+  constructor() {
+    super('is invalid');
+    this.name = 'InvalidThreadCursorError';
+  }
+}

@@ -1,0 +1,138 @@
+/** Threads: create, read, list (protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
+import type { EntityManager } from 'typeorm';
+import { ThreadEntity } from './entities';
+import { InvalidThreadCursorError } from './store-errors';
+import type { StoreExecutor } from './store-executor';
+import { parseJsonObject } from './stored-json';
+import type { StoredThread } from './stored-records';
+import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
+
+export const DEFAULT_THREAD_LIST_LIMIT = 50;
+
+export interface NewThread {
+  threadId: string;
+  agentKey: string;
+  cwd: string | null;
+  metadata: Record<string, unknown>;
+  /** createdAt = updatedAt = now. */
+  now: number;
+}
+
+export interface ThreadListQuery {
+  archived?: boolean;
+  includeArchived?: boolean;
+  /** Default 50; the caller validates 1…500. */
+  limit?: number;
+  /** A `nextCursor` of a previous page; anything else throws InvalidThreadCursorError. */
+  cursor?: string;
+}
+
+export interface ThreadListPage {
+  threads: StoredThread[];
+  nextCursor: string | null;
+}
+
+export class ThreadRepository {
+  constructor(private readonly executor: StoreExecutor) {}
+
+  create(thread: NewThread): Promise<StoredThread> {
+    const row: ThreadEntity = {
+      threadId: thread.threadId,
+      agentKey: thread.agentKey,
+      cwd: thread.cwd,
+      metadataJson: JSON.stringify(thread.metadata),
+      createdAt: thread.now,
+      updatedAt: thread.now,
+      archivedAt: null,
+      activeTurnId: null,
+    };
+    return this.executor.run(async (manager) => {
+      await manager.getRepository(ThreadEntity).insert(row);
+      return toStoredThread(row);
+    });
+  }
+
+  get(threadId: string): Promise<StoredThread | null> {
+    return this.executor.run((manager) => findThread(manager, threadId));
+  }
+
+  /** Selection and order of protocol.md §3.6; `nextCursor` non-null iff more matching threads exist. */
+  async list(query: ThreadListQuery = {}): Promise<ThreadListPage> {
+    // Decoding first: a malformed cursor never touches the database.
+    const cursor = query.cursor === undefined ? null : decodeThreadCursor(query.cursor);
+    const limit = query.limit ?? DEFAULT_THREAD_LIST_LIMIT;
+    const include = query.includeArchived === true || query.archived === true;
+    return this.executor.run(async (manager) => {
+      const repository = manager.getRepository(ThreadEntity);
+      if (cursor && !(await repository.exists({ where: { threadId: cursor.threadId } }))) {
+        throw new InvalidThreadCursorError();
+      }
+      const builder = repository.createQueryBuilder('thread');
+      if (!include) builder.andWhere('thread.archivedAt IS NULL');
+      if (query.archived !== undefined) {
+        builder.andWhere(query.archived ? 'thread.archivedAt IS NOT NULL' : 'thread.archivedAt IS NULL');
+      }
+      if (cursor) {
+        builder.andWhere(
+          '(thread.updatedAt < :cursorUpdatedAt OR (thread.updatedAt = :cursorUpdatedAt AND thread.threadId < :cursorThreadId))',
+          { cursorUpdatedAt: cursor.updatedAt, cursorThreadId: cursor.threadId },
+        );
+      }
+      const rows = await builder
+        .orderBy('thread.updatedAt', 'DESC')
+        .addOrderBy('thread.threadId', 'DESC')
+        .limit(limit + 1)
+        .getMany();
+      const page = rows.slice(0, limit).map(toStoredThread);
+      const last = page[page.length - 1];
+      const nextCursor =
+        rows.length > limit && last
+          ? encodeThreadCursor({ updatedAt: last.updatedAt, threadId: last.threadId })
+          : null;
+      return { threads: page, nextCursor };
+    });
+  }
+
+  /** Sets `archivedAt = updatedAt = now` (re-archiving refreshes both). Null when the thread is unknown. */
+  archive(threadId: string, now: number): Promise<StoredThread | null> {
+    return this.updateAndGet(threadId, { archivedAt: now, updatedAt: now });
+  }
+
+  setActiveTurn(threadId: string, turnId: string, now: number): Promise<StoredThread | null> {
+    return this.updateAndGet(threadId, { activeTurnId: turnId, updatedAt: now });
+  }
+
+  clearActiveTurn(threadId: string, now: number): Promise<StoredThread | null> {
+    return this.updateAndGet(threadId, { activeTurnId: null, updatedAt: now });
+  }
+
+  touch(threadId: string, now: number): Promise<StoredThread | null> {
+    return this.updateAndGet(threadId, { updatedAt: now });
+  }
+
+  private updateAndGet(threadId: string, changes: Partial<ThreadEntity>): Promise<StoredThread | null> {
+    return this.executor.run(async (manager) => {
+      await manager.getRepository(ThreadEntity).update({ threadId }, changes);
+      return findThread(manager, threadId);
+    });
+  }
+}
+
+/** Also used inside multi-table transactions of the store facade. */
+export async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
+  const row = await manager.getRepository(ThreadEntity).findOneBy({ threadId });
+  return row ? toStoredThread(row) : null;
+}
+
+function toStoredThread(row: ThreadEntity): StoredThread {
+  return {
+    threadId: row.threadId,
+    agentKey: row.agentKey,
+    cwd: row.cwd,
+    metadata: parseJsonObject(row.metadataJson, 'threads.metadata_json'),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archivedAt: row.archivedAt,
+    activeTurnId: row.activeTurnId,
+  };
+}

@@ -1,0 +1,45 @@
+/** Temp dirs and seed data shared by the persistence specs. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppItem } from '../../../../src/app-server/protocol/wire-types';
+import type { ItemVersion } from '../../../../src/app-server/persistence';
+
+export interface TempDir {
+  path: string;
+  file(name: string): string;
+  remove(): void;
+}
+
+export function makeTempDir(): TempDir {
+  const path = mkdtempSync(join(tmpdir(), 'vv-store-'));
+  return {
+    path,
+    file: (name) => join(path, name),
+    remove: () => rmSync(path, { recursive: true, force: true }),
+  };
+}
+
+export function agentMessage(
+  itemId: string,
+  threadId: string,
+  turnId: string,
+  text: string,
+  status: AppItem['status'] = 'completed',
+  at = 1_000,
+): AppItem {
+  return {
+    itemId,
+    threadId,
+    turnId,
+    type: 'agentMessage',
+    status,
+    payload: { text },
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+export function version(item: AppItem, createdSeq: number, changeSeq = createdSeq): ItemVersion {
+  return { item, createdSeq, changeSeq };
+}

@@ -1,0 +1,90 @@
+import {
+  approvalPreview,
+  approvalResolvedFromEvent,
+  decisionFromResolvedEvent,
+} from '../../../../src/app-server/turns/approval-projection';
+import type { RunEventOf } from '../../../../src/runtime/events/types';
+import { RunEventFactory } from './projector-test-support';
+
+describe('approvalPreview (protocol.md §9.3)', () => {
+  it.each<[string, string, Record<string, unknown>, string]>([
+    ['bash with a string command', 'bash', { command: 'npm test' }, 'Run npm test'],
+    [
+      'bash with extra members still shows the command',
+      'bash',
+      { command: 'rm -r build', timeout: 5 },
+      'Run rm -r build',
+    ],
+    [
+      'bash without a string command falls back to JSON',
+      'bash',
+      { command: ['ls'] },
+      'bash {"command":["ls"]}',
+    ],
+    [
+      'another tool: name + compact JSON',
+      'write_file',
+      { path: 'a.txt', content: 'x' },
+      'write_file {"path":"a.txt","content":"x"}',
+    ],
+    ['empty arguments', 'list_files', {}, 'list_files {}'],
+  ])('%s', (_name, tool, args, expected) => {
+    expect(approvalPreview(tool, args)).toBe(expected);
+  });
+
+  it('keeps exactly 200 code points untouched', () => {
+    const command = 'x'.repeat(196); // "Run " + 196 = 200
+    expect(approvalPreview('bash', { command })).toBe(`Run ${command}`);
+  });
+
+  it('cuts longer previews to 199 code points plus …, counting astral characters as one', () => {
+    const command = '😀'.repeat(300);
+    const preview = approvalPreview('bash', { command });
+    expect(Array.from(preview)).toHaveLength(200);
+    expect(preview).toBe(`Run ${'😀'.repeat(195)}…`);
+    expect(approvalPreview('bash', { command: 'y'.repeat(197) })).toBe(`Run ${'y'.repeat(195)}…`);
+  });
+});
+
+describe('decision members from approval_resolved', () => {
+  const events = new RunEventFactory();
+  const resolved = (action: string, metadata?: Record<string, unknown>) =>
+    events.event(
+      'approval_resolved',
+      {
+        request_id: 'approval_1',
+        tool_call_id: 'call_1',
+        tool_name: 'bash',
+        action,
+        ...(metadata ? { metadata } : {}),
+      },
+      1_000,
+    ) as RunEventOf<'approval_resolved'>;
+
+  it.each<[string, RunEventOf<'approval_resolved'>, Record<string, unknown>]>([
+    [
+      'allow_session, empty reason and metadata omitted',
+      resolved('allow_session', { reason: '', decision_metadata: {} }),
+      { decision: 'allow_session' },
+    ],
+    [
+      'deny with a reason',
+      resolved('deny', { reason: 'Keep the build output', decision_metadata: {} }),
+      { decision: 'deny', reason: 'Keep the build output' },
+    ],
+    [
+      'timeout with reason and metadata',
+      resolved('timeout', { reason: 'turn interrupted', decision_metadata: { by: 'ui' } }),
+      { decision: 'timeout', reason: 'turn interrupted', metadata: { by: 'ui' } },
+    ],
+    ['no event metadata at all', resolved('allow'), { decision: 'allow' }],
+  ])('%s', (_name, event, expected) => {
+    expect(decisionFromResolvedEvent(event)).toEqual(expected);
+    expect(approvalResolvedFromEvent('thread_1', 'turn_1', event)).toEqual({
+      threadId: 'thread_1',
+      turnId: 'turn_1',
+      requestId: 'approval_1',
+      ...expected,
+    });
+  });
+});
