@@ -1,0 +1,6 @@
+export * from './param-rules';
+export * from './initialize.params';
+export * from './thread.params';
+export * from './turn.params';
+export * from './approval-resolve.params';
+export * from './model-list.params';

@@ -1,0 +1,78 @@
+/** Params of the `thread/*` methods (protocol.md §3.3–§3.8), in the order of each params table. */
+import {
+  OptionalBoolean,
+  OptionalIntegerBetween,
+  OptionalObject,
+  OptionalPositiveInteger,
+  OptionalString,
+  OptionalStringOrNull,
+  RequiredString,
+} from './param-rules';
+
+/** `thread/list` page size bounds (§3.6). */
+export const THREAD_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
+
+export class ThreadStartParamsDto {
+  /** Default `"default"`; empty allowed. */
+  @OptionalString()
+  agentKey?: string;
+
+  /** Stored verbatim; default `null`. */
+  @OptionalStringOrNull()
+  cwd?: string | null;
+
+  /** Default `{}`; values are arbitrary JSON. */
+  @OptionalObject()
+  metadata?: Record<string, unknown>;
+}
+
+export class ThreadResumeParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Default `true`. */
+  @OptionalBoolean()
+  subscribe?: boolean;
+
+  @OptionalString()
+  afterItemId?: string;
+}
+
+export class ThreadReadParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  @OptionalString()
+  afterItemId?: string;
+
+  /** Default: all items. */
+  @OptionalPositiveInteger()
+  limit?: number;
+}
+
+export class ThreadListParamsDto {
+  @OptionalBoolean()
+  archived?: boolean;
+
+  /** Default `false`. */
+  @OptionalBoolean()
+  includeArchived?: boolean;
+
+  /** Default 50. */
+  @OptionalIntegerBetween(THREAD_LIST_LIMIT.min, THREAD_LIST_LIMIT.max)
+  limit?: number;
+
+  /** A `nextCursor` from a previous call; the handler reports `/cursor` `is invalid` for anything else. */
+  @OptionalString()
+  cursor?: string;
+}
+
+export class ThreadArchiveParamsDto {
+  @RequiredString()
+  threadId!: string;
+}
+
+export class ThreadUnsubscribeParamsDto {
+  @RequiredString()
+  threadId!: string;
+}

@@ -1,0 +1,40 @@
+/** Params of the `turn/*` methods (protocol.md §3.9–§3.12), in the order of each params table. */
+import { OptionalObject, OptionalString, RequiredObjectArray, RequiredString } from './param-rules';
+
+export class TurnStartParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Free-form objects; canonical text element `{"type":"text","text":"…"}`. May be empty. */
+  @RequiredObjectArray()
+  input!: Record<string, unknown>[];
+
+  /** Default `{}`; overlays the thread metadata for host resolution, not persisted. */
+  @OptionalObject()
+  metadata?: Record<string, unknown>;
+}
+
+/** `turn/steer` and `turn/followUp`. */
+export class TurnControlParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Default `""` (no check); `null` is a wrong type. */
+  @OptionalString()
+  expectedTurnId?: string;
+
+  @RequiredObjectArray()
+  input!: Record<string, unknown>[];
+}
+
+export class TurnInterruptParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Default `""` (no check). */
+  @OptionalString()
+  expectedTurnId?: string;
+
+  @OptionalString()
+  reason?: string;
+}

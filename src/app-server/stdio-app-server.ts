@@ -1,0 +1,42 @@
+/**
+ * Runs the stdio App Server (protocol.md §1, §12.3 step 5) until it shuts down, and resolves with
+ * the process exit code: 0 after a graceful shutdown (EOF, SIGTERM/SIGINT, stdout EPIPE), 1 after a
+ * fatal I/O error or a startup failure (its message is written to stderr as one line).
+ */
+import { NestFactory } from '@nestjs/core';
+import type { AppServerModuleOptions } from './app-server-options';
+import { AppServerModule } from './app-server.module';
+import { StderrLogger } from './logging/stderr-logger';
+import { AppServerCore } from './protocol/app-server-core';
+import { causeMessage } from './protocol/errors';
+import { StdioJsonlServer, type StdioStreams } from './transport/stdio-jsonl.server';
+
+export async function runStdioAppServer(
+  options: AppServerModuleOptions,
+  io: Partial<StdioStreams> = {},
+): Promise<number> {
+  const logger = new StderrLogger();
+  const server = new StdioJsonlServer({
+    stdin: io.stdin ?? process.stdin,
+    stdout: io.stdout ?? process.stdout,
+  });
+  let app;
+  try {
+    app = await NestFactory.createMicroservice(AppServerModule.forRoot(options), {
+      strategy: server,
+      logger,
+      bufferLogs: true,
+      abortOnError: false,
+    });
+    app.useLogger(logger);
+    server.attach(app.get(AppServerCore));
+    await app.listen();
+  } catch (error) {
+    process.stderr.write(`${causeMessage(error)}\n`);
+    await app?.close().catch(() => undefined);
+    return 1;
+  }
+  const exitCode = await server.whenStopped();
+  await app.close();
+  return exitCode;
+}

@@ -1,0 +1,163 @@
+/**
+ * A small driver for a child process that speaks JSONL on stdin/stdout (the stdio App Server):
+ * send lines or raw bytes, read the next stdout message with a timeout, collect everything, close
+ * stdin, wait for the exit. Every stdout line must be JSON: a line that is not is recorded in
+ * `invalidLines` (tests assert stdout purity with it).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export type JsonMessage = Record<string, unknown>;
+
+export interface JsonlChildOptions {
+  /** Arguments after `node`; e.g. `[dist/main.js, 'app-server', …]`. */
+  args: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DIST_MAIN = resolve(__dirname, '../../dist/main.js');
+
+export class JsonlChild {
+  readonly process: ChildProcessWithoutNullStreams;
+  /** Every stdout line that parsed as JSON, in order (consumed or not). */
+  readonly received: JsonMessage[] = [];
+  /** stdout lines that were not a single JSON value. */
+  readonly invalidLines: string[] = [];
+  private readonly unread: JsonMessage[] = [];
+  private waiters: Array<() => void> = [];
+  private stdoutRest = '';
+  private stderrText = '';
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(options: JsonlChildOptions) {
+    this.process = spawn(process.execPath, options.args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.process.stdout.setEncoding('utf8');
+    this.process.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    this.process.stderr.setEncoding('utf8');
+    this.process.stderr.on('data', (chunk: string) => (this.stderrText += chunk));
+    // Writes after the child exited fail with EPIPE; tests observe that through exit codes instead.
+    this.process.stdin.on('error', () => undefined);
+    this.exited = new Promise((resolveExit) => {
+      this.process.on('close', (code, signal) => {
+        this.wake();
+        resolveExit({ code, signal });
+      });
+    });
+  }
+
+  static spawnNode(args: string[], options: Omit<JsonlChildOptions, 'args'> = {}): JsonlChild {
+    return new JsonlChild({ ...options, args });
+  }
+
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  /** Sends one message as a compact JSON line. */
+  send(message: unknown): void {
+    this.sendLine(JSON.stringify(message));
+  }
+
+  /** Sends a line as is, adding the `\n` terminator. */
+  sendLine(line: string): void {
+    this.process.stdin.write(`${line}\n`);
+  }
+
+  /** Sends raw bytes (no terminator added). */
+  sendRaw(bytes: Buffer | string): void {
+    this.process.stdin.write(bytes);
+  }
+
+  /** Sends a request and waits for the response or error with the same id. */
+  async request(
+    id: string | number,
+    method: string,
+    params?: unknown,
+    timeoutMs = 10_000,
+  ): Promise<JsonMessage> {
+    this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+    return this.waitFor((m) => m.id === id && !('method' in m), timeoutMs);
+  }
+
+  /** The next unread stdout message; rejects after `timeoutMs` or when stdout ended first. */
+  async next(timeoutMs = 10_000): Promise<JsonMessage> {
+    return this.waitFor(() => true, timeoutMs);
+  }
+
+  /** Removes and returns the first unread message matching `predicate` (earlier non-matches stay unread). */
+  async waitFor(predicate: (message: JsonMessage) => boolean, timeoutMs = 10_000): Promise<JsonMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.unread.findIndex(predicate);
+      if (index !== -1) return this.unread.splice(index, 1)[0];
+      if (this.process.exitCode !== null || this.process.signalCode !== null) {
+        throw new Error(`child exited before the expected message; stderr:\n${this.stderrText}`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0)
+        throw new Error(`timed out waiting for a message; unread: ${JSON.stringify(this.unread)}`);
+      await new Promise<void>((wake) => {
+        const timer = setTimeout(wake, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          wake();
+        });
+      });
+    }
+  }
+
+  /** Every unread message so far (drains the unread list). */
+  takeUnread(): JsonMessage[] {
+    return this.unread.splice(0);
+  }
+
+  /** Closes stdin (EOF). */
+  closeStdin(): void {
+    this.process.stdin.end();
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.process.kill(signal);
+  }
+
+  /** Waits for the exit; SIGKILLs the child after `timeoutMs`. Resolves with code and signal. */
+  async waitExit(timeoutMs = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), timeoutMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes stdin, waits for the exit, and returns every message that was never read. */
+  async collectAll(timeoutMs = 10_000): Promise<JsonMessage[]> {
+    this.closeStdin();
+    await this.waitExit(timeoutMs);
+    return this.takeUnread();
+  }
+
+  private onStdout(chunk: string): void {
+    const lines = (this.stdoutRest + chunk).split('\n');
+    this.stdoutRest = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        const message = JSON.parse(line) as JsonMessage;
+        this.received.push(message);
+        this.unread.push(message);
+      } catch {
+        this.invalidLines.push(line);
+      }
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+}
