@@ -6,12 +6,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../runtime/agent';
 import { Runner } from '../runtime/runner';
-import { loadScriptedModelFile, ScriptedModelProvider } from '../runtime/model/scripted-model';
+import { ScriptedModelProvider } from '../runtime/model/scripted-model';
+import { loadScriptedModelFile } from '../runtime/model/scripted-model-file';
 import {
+  createOpenAiCompatibleClient,
+  FixedModelProvider,
   loadLlmSettings,
   resolveModelEndpoint,
-  FixedModelProvider,
-  OpenAiCompatibleClient,
+  type LlmSettings,
 } from '../runtime/llm';
 import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
 import type { BuiltinToolName } from '../runtime/tools/types';
@@ -56,6 +58,7 @@ function modelCatalogEntry(resolved: ResolvedModelConfig, backend: string, model
 
 function buildClient(
   options: ListenOptions,
+  settings: LlmSettings,
   resolved: ResolvedModelConfig,
   env: NodeJS.ProcessEnv,
 ): LlmClient {
