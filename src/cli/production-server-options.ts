@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../runtime/agent';
 import { Runner } from '../runtime/runner';
-import { ScriptedModelProvider } from '../runtime/model/scripted-model';
+import { ScriptedLlmClient } from '../runtime/model/scripted-model';
 import { loadScriptedModelFile } from '../runtime/model/scripted-model-file';
 import {
   createOpenAiCompatibleClient,
@@ -64,8 +64,7 @@ function buildClient(
 ): LlmClient {
   const scriptPath = env.VV_AGENT_SCRIPTED_MODEL_FILE;
   if (scriptPath !== undefined && scriptPath !== '') {
-    const steps = loadScriptedModelFile(scriptPath);
-    return new ScriptedModelProvider({ backend: resolved.backend, steps }).client(resolved);
+    return new ScriptedLlmClient(loadScriptedModelFile(scriptPath));
   }
   return createOpenAiCompatibleClient(settings, resolved, { timeoutSeconds: options.timeoutSeconds });
 }

@@ -1,0 +1,165 @@
+/** The approval step of one tool call (runtime.md §8.5; pipeline step 7 of §9.6). */
+import { newId } from '../ids';
+import type { RegisteredTool } from '../tools/tool-registry';
+import type { DecodedToolCall } from '../tools/tool-call-decoder';
+import { failureResult, OPERATION_CANCELLED } from '../tools/tool-result';
+import type { ToolRunScope } from '../tools/tool-run-scope';
+import type { ToolContext, ToolExecutionResult } from '../tools/types';
+import { APPROVAL_TIMEOUT_REASON } from './approval-broker';
+import { requiresApproval } from './approval-policy';
+import type { ApprovalDecision, ApprovalRequest } from './types';
+
+export type ApprovalVerdict =
+  | { kind: 'execute' }
+  /** The call ends without running; `runFailure` fails the whole run (provider error). */
+  | { kind: 'rejected'; result: ToolExecutionResult; runFailure: string | null };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: number): ApprovalRequest {
+  return {
+    requestId: newId('approval_'),
+    runId: scope.runId,
+    traceId: scope.traceId,
+    agentName: scope.agentName,
+    cycleIndex,
+    toolCallId: call.id,
+    toolName: call.name,
+    arguments: call.arguments,
+    preview: `${call.name} ${JSON.stringify(call.arguments)}`,
+    metadata: { ...scope.metadata },
+  };
+}
+
+/** Resolves with the provider's answer, or null once the run is cancelled first. */
+function decideUnlessCancelled(
+  scope: ToolRunScope,
+  request: ApprovalRequest,
+): Promise<ApprovalDecision | null> {
+  const decision = Promise.resolve().then(() => scope.approval.provider?.decide(request) ?? null);
+  if (scope.signal.aborted) {
+    decision.catch(() => undefined);
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(null);
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    decision.then(
+      (value) => {
+        scope.signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        scope.signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function providerFailure(call: DecodedToolCall, error: unknown): ApprovalVerdict {
+  return {
+    kind: 'rejected',
+    result: failureResult(call.id, 'approval_provider_error', 'Approval provider failed.'),
+    runFailure: messageOf(error),
+  };
+}
+
+function verdictFor(scope: ToolRunScope, call: DecodedToolCall, decision: ApprovalDecision): ApprovalVerdict {
+  if (scope.isCancelled()) {
+    return {
+      kind: 'rejected',
+      result: failureResult(call.id, 'tool_execution_cancelled', OPERATION_CANCELLED),
+      runFailure: null,
+    };
+  }
+  const reason = decision.reason ?? '';
+  const extra = { tool_name: call.name };
+  switch (decision.action) {
+    case 'allow':
+    case 'allow_session':
+      return { kind: 'execute' };
+    case 'deny': {
+      const message = reason || `Approval denied for tool ${call.name}.`;
+      return {
+        kind: 'rejected',
+        result: failureResult(call.id, 'tool_approval_denied', message, extra),
+        runFailure: null,
+      };
+    }
+    default: {
+      const message = reason || APPROVAL_TIMEOUT_REASON;
+      return {
+        kind: 'rejected',
+        result: failureResult(call.id, 'tool_approval_timeout', message, extra),
+        runFailure: null,
+      };
+    }
+  }
+}
+
+export async function approveToolCall(
+  scope: ToolRunScope,
+  tool: RegisteredTool,
+  call: DecodedToolCall,
+  ctx: ToolContext,
+  cycleIndex: number,
+): Promise<ApprovalVerdict> {
+  const declaration = {
+    needsApproval: tool.definition.needsApproval,
+    toolMetadata: tool.toolMetadata ?? undefined,
+  };
+  if (!requiresApproval(declaration, call.arguments, scope.approval.policy, ctx)) return { kind: 'execute' };
+  const { provider, broker } = scope.approval;
+  if (!provider) {
+    const message = `Approval required for tool ${call.name}.`;
+    return {
+      kind: 'rejected',
+      result: failureResult(call.id, 'tool_approval_required', message),
+      runFailure: null,
+    };
+  }
+  const request = buildRequest(scope, call, cycleIndex);
+  try {
+    if (broker.allowsToolForSession(call.name) || !provider.shouldRequest(request))
+      return { kind: 'execute' };
+  } catch (error) {
+    return providerFailure(call, error);
+  }
+
+  broker.register(request);
+  await scope.sink.emit(
+    {
+      type: 'approval_requested',
+      request_id: request.requestId,
+      tool_call_id: call.id,
+      tool_name: call.name,
+      message: `Approval required for tool ${call.name}.`,
+    },
+    { arguments: call.arguments, tool_name: call.name },
+  );
+
+  let answer: ApprovalDecision | null;
+  try {
+    answer = await decideUnlessCancelled(scope, request);
+  } catch (error) {
+    broker.discard(request.requestId);
+    return providerFailure(call, error);
+  }
+  if (answer && broker.pendingRequest(request.requestId)) broker.resolve(request.requestId, answer);
+
+  const decision = await broker.wait(request.requestId, scope.approval.timeoutMs);
+  await scope.sink.emit(
+    {
+      type: 'approval_resolved',
+      request_id: request.requestId,
+      tool_call_id: call.id,
+      tool_name: call.name,
+      action: decision.action,
+    },
+    { reason: decision.reason ?? '', decision_metadata: decision.metadata ?? {} },
+  );
+  return verdictFor(scope, call, decision);
+}

@@ -1,0 +1,122 @@
+/** One run from setup to its terminal event (runtime.md §2 step 6, §6.3, §7 runner integration). */
+import type { Agent } from './agent';
+import { Conversation } from './conversation';
+import { runCycles } from './cycle-loop';
+import { terminalEventPayload } from './events/run-event-factory';
+import { RunEventSink } from './events/run-event-sink';
+import type { RunConfig, RunResult } from './run-config';
+import type { RunControl } from './run-control';
+import type { RunJournal } from './run-journal';
+import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
+import { buildRunResult, type RunIdentity } from './run-result';
+import { prepareRun, type RunPlan, type RunnerDefaults } from './run-setup';
+import type { ToolRunScope } from './tools/tool-run-scope';
+import { UsageLedger } from './usage/usage-ledger';
+
+export interface RunLaunch {
+  runner: RunnerDefaults;
+  agent: Agent;
+  config: RunConfig;
+  identity: RunIdentity;
+  control: RunControl;
+  journal: RunJournal;
+  /** Fail-open event store warnings; default stderr. */
+  warn?: (line: string) => void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRunScope {
+  const { config, control, identity } = launch;
+  const defaults = launch.runner.defaultRunConfig ?? {};
+  return {
+    runId: identity.runId,
+    traceId: identity.traceId,
+    agentName: identity.agentName,
+    workspace: plan.workspace,
+    metadata: plan.metadata,
+    sharedState: { todo_list: [] },
+    registry: plan.registry,
+    visibleTools: new Set(plan.visibleTools),
+    toolPolicy: plan.toolPolicy,
+    approval: {
+      policy: plan.approvalPolicy,
+      provider: config.approvalProvider ?? defaults.approvalProvider,
+      broker: control.broker,
+      timeoutMs: config.approvalTimeoutMs ?? defaults.approvalTimeoutMs,
+    },
+    sink,
+    signal: control.signal,
+    isCancelled: () => control.cancelReason !== null,
+    hasQueuedSteering: () => control.steering.size > 0,
+  };
+}
+
+/** Resolves with the result; rejects for setup failures (no events) and fail-closed store failures. */
+export async function executeRun(launch: RunLaunch): Promise<RunResult> {
+  const { agent, config, identity, control, journal } = launch;
+  const defaults = launch.runner.defaultRunConfig ?? {};
+  const plan = prepareRun(launch.runner, agent, identity.input, config);
+
+  const sink = new RunEventSink(
+    {
+      runId: identity.runId,
+      traceId: identity.traceId,
+      agentName: identity.agentName,
+      sessionId: plan.sessionId,
+    },
+    journal,
+    {
+      store: config.eventStore ?? defaults.eventStore,
+      failClosed: config.eventStoreFailClosed ?? defaults.eventStoreFailClosed ?? false,
+      warn: launch.warn,
+    },
+  );
+  await sink.emit({ type: 'run_started', input: identity.input });
+  await sink.emit({ type: 'agent_started' });
+  if (plan.trimmed) {
+    await sink.emit({
+      type: 'diagnostic',
+      level: 'info',
+      code: 'history_trimmed',
+      details: { dropped_messages: plan.trimmed.dropped, kept_messages: plan.trimmed.kept },
+    });
+  }
+
+  const conversation = new Conversation(plan.prefix);
+  conversation.append(plan.userMessage);
+  const ledger = new UsageLedger();
+  let outcome: RunOutcome;
+  try {
+    outcome = await runCycles({
+      maxCycles: plan.maxCycles,
+      noToolPolicy: plan.noToolPolicy,
+      conversation,
+      sink,
+      model: {
+        sink,
+        client: plan.client,
+        resolved: plan.resolved,
+        settings: plan.settings,
+        tools: plan.toolSpecs,
+        ledger,
+        signal: control.signal,
+      },
+      tools: toolScope(launch, plan, sink),
+      steering: control.steering,
+      cancelReason: () => control.cancelReason,
+    });
+  } catch (error) {
+    // A defect inside the loop still ends the run with one terminal event.
+    outcome = failedOutcome(messageOf(error), conversation.lastAssistantText());
+  }
+  outcome = relabelIfCancelled(outcome, control.cancelReason, conversation.lastAssistantText());
+
+  control.recordOutcome(outcome);
+  await sink.emit(terminalEventPayload(outcome));
+  await sink.flush();
+  if (sink.storeFailure !== null) throw new Error(sink.storeFailure);
+  return buildRunResult(identity, outcome, ledger.snapshot(), conversation.newMessages(), journal.snapshot());
+}

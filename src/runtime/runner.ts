@@ -1,0 +1,66 @@
+/** `Runner`: starts runs on the event loop and hands back their handles (runtime.md §2). */
+import type { Agent } from './agent';
+import { ApprovalBroker } from './approvals/approval-broker';
+import { newId } from './ids';
+import type { ModelProvider } from './model/types';
+import type { RunConfig, RunHandle, RunResult } from './run-config';
+import { RunControl } from './run-control';
+import { executeRun } from './run-execution';
+import { LiveRunHandle } from './run-handle';
+import { RunJournal } from './run-journal';
+import { DEFAULT_WORKSPACE } from './run-setup';
+
+export interface RunnerOptions {
+  modelProvider?: ModelProvider;
+  /** Default tool root ("./workspace"). */
+  workspace?: string;
+  defaultRunConfig?: RunConfig;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Runner {
+  readonly modelProvider: ModelProvider | undefined;
+  readonly workspace: string;
+  readonly defaultRunConfig: RunConfig;
+
+  constructor(options: RunnerOptions = {}) {
+    this.modelProvider = options.modelProvider;
+    this.workspace = options.workspace ?? DEFAULT_WORKSPACE;
+    this.defaultRunConfig = options.defaultRunConfig ?? {};
+  }
+
+  /** Returns at once; run-level problems reject `result()` and never throw here. */
+  start(agent: Agent, input: string, config: RunConfig = {}): RunHandle {
+    const runId = newId('run_');
+    const traceId = newId('trace_');
+    const journal = new RunJournal();
+    const broker = config.approvalBroker ?? this.defaultRunConfig.approvalBroker ?? new ApprovalBroker();
+    const control = new RunControl(broker, journal);
+    const identity = { runId, traceId, agentName: agent.name, input };
+
+    const outcome = new Promise<RunResult>((resolve, reject) => {
+      setImmediate(() => {
+        executeRun({ runner: this, agent, config, identity, control, journal }).then(
+          (result) => {
+            control.settle(null);
+            resolve(result);
+          },
+          (error: unknown) => {
+            control.settle(messageOf(error));
+            reject(error instanceof Error ? error : new Error(messageOf(error)));
+          },
+        );
+      });
+    });
+    // A host may read events() and never call result(): a rejection must not become unhandled.
+    outcome.catch(() => undefined);
+    return new LiveRunHandle(runId, traceId, journal, control, outcome);
+  }
+
+  run(agent: Agent, input: string, config?: RunConfig): Promise<RunResult> {
+    return this.start(agent, input, config).result();
+  }
+}

@@ -1,0 +1,112 @@
+/** Closing and validating tool argument schemas (runtime.md §9.3). */
+import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { JsonSchema } from './types';
+
+export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {}, required: [] };
+
+export interface ArgumentIssue {
+  instance_path: string;
+  schema_path: string;
+  rule: string;
+}
+
+export type ArgumentValidator = (args: Record<string, unknown>) => ArgumentIssue[];
+
+/** Keywords whose value is one subschema. */
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Returns a deep copy in which every object (sub)schema without `additionalProperties` gets
+ * `additionalProperties: false`. The walk follows schema keywords only, so literal data under
+ * `const`, `enum`, `default` or `examples` is never altered.
+ */
+export function closeSchema(schema: JsonSchema): JsonSchema {
+  const closed: JsonSchema = { ...schema };
+  for (const keyword of SCHEMA_KEYWORDS) {
+    if (isPlainObject(closed[keyword])) closed[keyword] = closeSchema(closed[keyword] as JsonSchema);
+  }
+  for (const keyword of SCHEMA_MAP_KEYWORDS) {
+    const map = closed[keyword];
+    if (!isPlainObject(map)) continue;
+    closed[keyword] = Object.fromEntries(
+      Object.entries(map).map(([name, sub]) => [name, isPlainObject(sub) ? closeSchema(sub) : sub]),
+    );
+  }
+  for (const keyword of SCHEMA_LIST_KEYWORDS) {
+    const list = closed[keyword];
+    if (!Array.isArray(list)) continue;
+    closed[keyword] = list.map((sub: unknown) => (isPlainObject(sub) ? closeSchema(sub) : sub));
+  }
+  if (closed.type === 'object' && !('additionalProperties' in closed)) closed.additionalProperties = false;
+  return closed;
+}
+
+// One shared validator instance: compiled functions are cached per schema object below.
+function newAjv(): Ajv2020 {
+  return new Ajv2020({ allErrors: true, strict: false, logger: false });
+}
+const ajv = newAjv();
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+function toIssue(error: ErrorObject): ArgumentIssue {
+  return {
+    instance_path: error.instancePath,
+    schema_path: error.schemaPath.startsWith('#') ? error.schemaPath.slice(1) : error.schemaPath,
+    rule: error.keyword,
+  };
+}
+
+function compareIssues(a: ArgumentIssue, b: ArgumentIssue): number {
+  for (const key of ['instance_path', 'schema_path', 'rule'] as const) {
+    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Sorted by (instance_path, schema_path, rule), duplicates removed. */
+export function normalizeIssues(issues: ArgumentIssue[]): ArgumentIssue[] {
+  const sorted = [...issues].sort(compareIssues);
+  return sorted.filter((issue, index) => index === 0 || compareIssues(sorted[index - 1], issue) !== 0);
+}
+
+/** Compiles an already closed schema; throws `invalid tool parameters schema: <detail>`. */
+export function compileArgumentSchema(closedSchema: JsonSchema): ArgumentValidator {
+  let validate = compiled.get(closedSchema);
+  if (!validate) {
+    try {
+      // A schema with its own `$id` gets a private instance, so two tools may reuse an id.
+      const compiler = typeof closedSchema.$id === 'string' ? newAjv() : ajv;
+      validate = compiler.compile(closedSchema);
+      // The compiled function stays usable; dropping Ajv's cache entry keeps per-turn tools from leaking.
+      compiler.removeSchema(closedSchema);
+    } catch (error) {
+      throw new Error(
+        `invalid tool parameters schema: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    compiled.set(closedSchema, validate);
+  }
+  const fn = validate;
+  return (args) => (fn(args) ? [] : normalizeIssues((fn.errors ?? []).map(toIssue)));
+}

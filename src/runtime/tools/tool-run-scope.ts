@@ -1,0 +1,49 @@
+/** Everything the per-call pipeline needs from its run. */
+import type { ApprovalBroker } from '../approvals/approval-broker';
+import type { ApprovalPolicy, ApprovalProvider } from '../approvals/types';
+import type { RunEventSink } from '../events/run-event-sink';
+import type { ToolRegistry } from './tool-registry';
+import type { ToolContext, ToolPolicy } from './types';
+
+export interface ApprovalSettings {
+  policy: ApprovalPolicy;
+  provider?: ApprovalProvider;
+  broker: ApprovalBroker;
+  timeoutMs?: number;
+}
+
+export interface ToolRunScope {
+  runId: string;
+  traceId: string;
+  agentName: string;
+  workspace: string;
+  metadata: Record<string, unknown>;
+  sharedState: Record<string, unknown>;
+  registry: ToolRegistry;
+  visibleTools: ReadonlySet<string>;
+  toolPolicy: ToolPolicy;
+  approval: ApprovalSettings;
+  sink: RunEventSink;
+  /** Aborted when the run is cancelled. */
+  signal: AbortSignal;
+  isCancelled(): boolean;
+  hasQueuedSteering(): boolean;
+}
+
+export function toolContext(
+  scope: ToolRunScope,
+  toolCallId: string,
+  toolName: string,
+  signal: AbortSignal,
+): ToolContext {
+  return {
+    runId: scope.runId,
+    agentName: scope.agentName,
+    toolCallId,
+    toolName,
+    workspace: scope.workspace,
+    metadata: scope.metadata,
+    sharedState: scope.sharedState,
+    signal,
+  };
+}
