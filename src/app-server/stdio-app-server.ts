@@ -8,6 +8,7 @@ import type { AppServerModuleOptions } from './app-server-options';
 import { AppServerModule } from './app-server.module';
 import { StderrLogger } from './logging/stderr-logger';
 import { AppServerCore } from './protocol/app-server-core';
+import { StoreError } from './persistence/store-errors';
 import { causeMessage } from './protocol/errors';
 import { StdioJsonlServer, type StdioStreams } from './transport/stdio-jsonl.server';
 
@@ -26,17 +27,26 @@ export async function runStdioAppServer(
       strategy: server,
       logger,
       bufferLogs: true,
+      // A bootstrap failure is reported as one stderr line below, not as Nest's buffered log dump.
+      autoFlushLogs: false,
       abortOnError: false,
     });
     app.useLogger(logger);
     server.attach(app.get(AppServerCore));
     await app.listen();
   } catch (error) {
-    process.stderr.write(`${causeMessage(error)}\n`);
+    process.stderr.write(`${startupFailureMessage(error)}\n`);
     await app?.close().catch(() => undefined);
     return 1;
   }
   const exitCode = await server.whenStopped();
   await app.close();
   return exitCode;
+}
+
+/** §12.3 step 4: the store is the only thing opened while the module boots. */
+export function startupFailureMessage(error: unknown): string {
+  return error instanceof StoreError
+    ? `failed to open App Server store: ${error.message}`
+    : causeMessage(error);
 }

@@ -1,0 +1,104 @@
+/**
+ * `thread/*` handlers (protocol.md §3.3–§3.8). Each handler's own notifications follow its response
+ * (§7.5): thread/start → `thread/started`; thread/archive → `thread/archived`,
+ * `thread/status/changed(archived)`; a closing thread/unsubscribe → `thread/closed`,
+ * `thread/status/changed(closed)`.
+ */
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import type {
+  ThreadArchiveParamsDto,
+  ThreadListParamsDto,
+  ThreadReadParamsDto,
+  ThreadResumeParamsDto,
+  ThreadStartParamsDto,
+  ThreadUnsubscribeParamsDto,
+} from '../protocol/dto';
+import { RpcContext } from '../protocol/rpc-context';
+import type {
+  ThreadArchiveResponse,
+  ThreadListResponse,
+  ThreadReadResponse,
+  ThreadResumeResponse,
+  ThreadStartResponse,
+  ThreadUnsubscribeResponse,
+} from './thread-responses';
+import { ThreadNotifications } from './thread-notifications';
+import { ThreadsService } from './threads.service';
+
+@Controller()
+export class ThreadsController {
+  constructor(
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+  ) {}
+
+  @MessagePattern('thread/start')
+  async start(@Payload() params: ThreadStartParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadStartResponse> {
+    const result = await this.threads.start(params, ctx.connectionId);
+    ctx.afterResponse(() =>
+      this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),
+    );
+    return result;
+  }
+
+  @MessagePattern('thread/resume')
+  async resume(
+    @Payload() params: ThreadResumeParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadResumeResponse> {
+    const { response, afterResponse } = await this.threads.resume(params, ctx.connectionId);
+    if (afterResponse !== null) ctx.afterResponse(afterResponse);
+    return response;
+  }
+
+  @MessagePattern('thread/read')
+  read(@Payload() params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+    return this.threads.read(params);
+  }
+
+  @MessagePattern('thread/list')
+  list(@Payload() params: ThreadListParamsDto): Promise<ThreadListResponse> {
+    return this.threads.list(params);
+  }
+
+  @MessagePattern('thread/archive')
+  async archive(
+    @Payload() params: ThreadArchiveParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadArchiveResponse> {
+    const { threadId } = params;
+    await this.threads.archive(threadId);
+    ctx.afterResponse(async () => {
+      const requester = ctx.connectionId;
+      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/archived', {
+        threadId,
+        archived: true,
+      });
+      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/status/changed', {
+        threadId,
+        status: 'archived',
+      });
+    });
+    return { threadId, archived: true };
+  }
+
+  @MessagePattern('thread/unsubscribe')
+  async unsubscribe(
+    @Payload() params: ThreadUnsubscribeParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadUnsubscribeResponse> {
+    const result = await this.threads.unsubscribe(params.threadId, ctx.connectionId);
+    if (result.closed) {
+      const { threadId } = result;
+      ctx.afterResponse(async () => {
+        await this.notifications.toRequester(ctx.connectionId, 'thread/closed', { threadId });
+        await this.notifications.toRequester(ctx.connectionId, 'thread/status/changed', {
+          threadId,
+          status: 'closed',
+        });
+      });
+    }
+    return result;
+  }
+}

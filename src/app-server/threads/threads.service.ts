@@ -1,0 +1,170 @@
+/**
+ * Thread lifecycle (protocol.md §3.3–§3.8): create, snapshot (read/resume with the running turn's
+ * in-memory items), list with reported statuses, archive, unsubscribe. Store failures propagate and
+ * answer -32603 with the cause's message; notifications are sent by the controller after the response.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { newThreadId } from '../app-server-ids';
+import { AppServerStore } from '../persistence/app-server-store';
+import { overlayLiveVersions, selectReplayItems } from '../persistence/item-replay';
+import { InvalidThreadCursorError } from '../persistence/store-errors';
+import { toAppThread, type StoredThread } from '../persistence/stored-records';
+import type {
+  ThreadListParamsDto,
+  ThreadReadParamsDto,
+  ThreadResumeParamsDto,
+  ThreadStartParamsDto,
+} from '../protocol/dto';
+import { RpcErrors } from '../protocol/errors';
+import type { AppThread, ThreadStatus } from '../protocol/wire-types';
+import { ActiveTurns } from '../turns/active-turns';
+import type {
+  ThreadListResponse,
+  ThreadReadResponse,
+  ThreadStartResponse,
+  ThreadUnsubscribeResponse,
+} from './thread-responses';
+import { ThreadNotifications } from './thread-notifications';
+import { reportedThreadStatus } from './thread-status';
+import { ThreadSubscriptions } from './thread-subscriptions';
+
+export const DEFAULT_AGENT_KEY = 'default';
+
+export interface ItemWindow {
+  afterItemId?: string;
+  limit?: number;
+}
+
+/** A resume answer plus the step that ends the requester's hold right after the response. */
+export interface ResumeOutcome {
+  response: ThreadReadResponse;
+  afterResponse: (() => Promise<void>) | null;
+}
+
+@Injectable()
+export class ThreadsService {
+  constructor(
+    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
+  ) {}
+
+  /** Creates the thread and subscribes the requester (§3.3). */
+  async start(params: ThreadStartParamsDto, requesterId: string): Promise<ThreadStartResponse> {
+    const thread = await this.store.threads.create({
+      threadId: newThreadId(),
+      agentKey: params.agentKey ?? DEFAULT_AGENT_KEY,
+      cwd: params.cwd ?? null,
+      metadata: params.metadata ?? {},
+      now: Date.now(),
+    });
+    this.subscriptions.subscribe(thread.threadId, requesterId);
+    return {
+      threadId: thread.threadId,
+      agentKey: thread.agentKey,
+      cwd: thread.cwd,
+      status: this.statusOf(thread),
+    };
+  }
+
+  /**
+   * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
+   * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
+   */
+  async resume(params: ThreadResumeParamsDto, requesterId: string): Promise<ResumeOutcome> {
+    const thread = await this.requireThread(params.threadId);
+    const { threadId } = thread;
+    this.subscriptions.clearClosed(threadId);
+    const window = { afterItemId: params.afterItemId };
+    if (params.subscribe === false)
+      return { response: await this.snapshot(thread, window), afterResponse: null };
+
+    this.notifications.hold(threadId, requesterId);
+    const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
+    try {
+      const response = await this.snapshot(thread, window);
+      return { response, afterResponse: () => this.notifications.release(threadId, requesterId) };
+    } catch (error) {
+      if (newlySubscribed) {
+        this.subscriptions.unsubscribe(threadId, requesterId);
+        this.notifications.discardHold(threadId, requesterId);
+      } else {
+        void this.notifications.release(threadId, requesterId);
+      }
+      throw error;
+    }
+  }
+
+  /** §3.5: does not subscribe. */
+  async read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+    const thread = await this.requireThread(params.threadId);
+    return this.snapshot(thread, { afterItemId: params.afterItemId, limit: params.limit });
+  }
+
+  /** §3.6; a cursor this store did not hand out is `/cursor` `is invalid`. */
+  async list(params: ThreadListParamsDto): Promise<ThreadListResponse> {
+    let page;
+    try {
+      page = await this.store.threads.list({
+        archived: params.archived,
+        includeArchived: params.includeArchived,
+        limit: params.limit,
+        cursor: params.cursor,
+      });
+    } catch (error) {
+      if (error instanceof InvalidThreadCursorError) {
+        throw RpcErrors.invalidParams([{ path: '/cursor', message: error.message }]);
+      }
+      throw error;
+    }
+    return { threads: page.threads.map((thread) => this.toWire(thread)), nextCursor: page.nextCursor };
+  }
+
+  /** §3.7: sets archivedAt = updatedAt = now and clears the closed flag; subscriptions and turns untouched. */
+  async archive(threadId: string): Promise<void> {
+    const archived = await this.store.threads.archive(threadId, Date.now());
+    if (archived === null) throw RpcErrors.threadNotFound();
+    this.subscriptions.clearClosed(threadId);
+  }
+
+  /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */
+  async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscribeResponse> {
+    await this.requireThread(threadId);
+    this.subscriptions.unsubscribe(threadId, requesterId);
+    const closed = !this.subscriptions.hasSubscribers(threadId) && !this.activeTurns.isBusy(threadId);
+    if (closed) this.subscriptions.markClosed(threadId);
+    return { threadId, subscribed: false, closed };
+  }
+
+  /** The thread's reported status now (§8.1). */
+  statusOf(thread: Pick<StoredThread, 'threadId' | 'archivedAt'>): ThreadStatus {
+    return reportedThreadStatus({
+      closed: this.subscriptions.isClosed(thread.threadId),
+      archived: thread.archivedAt !== null,
+      running: this.activeTurns.isRunning(thread.threadId),
+    });
+  }
+
+  private async requireThread(threadId: string): Promise<StoredThread> {
+    const thread = await this.store.threads.get(threadId);
+    if (thread === null) throw RpcErrors.threadNotFound();
+    return thread;
+  }
+
+  /**
+   * All turns, and the items of §8.8 in their latest state: stored rows overlaid with the live
+   * turn's in-memory versions, taken last so the snapshot is as recent as possible.
+   */
+  private async snapshot(thread: StoredThread, window: ItemWindow): Promise<ThreadReadResponse> {
+    const turns = await this.store.turns.listByThread(thread.threadId);
+    const stored = await this.store.items.listVersions(thread.threadId);
+    const live = this.activeTurns.live(thread.threadId)?.projector.liveItems() ?? [];
+    const items = selectReplayItems(overlayLiveVersions(stored, live), window);
+    return { thread: this.toWire(thread), turns, items };
+  }
+
+  private toWire(thread: StoredThread): AppThread {
+    return toAppThread(thread, this.statusOf(thread));
+  }
+}

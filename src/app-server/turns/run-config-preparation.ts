@@ -1,0 +1,51 @@
+/**
+ * Run config post-processing (protocol.md §10.2): what the server passes to `Runner.start` after
+ * the host's `buildRunConfig`. Pure: the caller supplies the history and the server's approval
+ * provider and broker.
+ */
+import type { ApprovalBroker } from '../../runtime/approvals/approval-broker';
+import type { ApprovalPolicy, ApprovalProvider } from '../../runtime/approvals/types';
+import type { Message } from '../../runtime/messages';
+import type { RunConfig } from '../../runtime/run-config';
+
+export interface RunConfigContext {
+  threadId: string;
+  turnId: string;
+  /** The HostTurnRequest metadata: thread metadata overlaid by the turn metadata. */
+  requestMetadata: Record<string, unknown>;
+  /** The thread's conversation history; used only when the host set no `initialMessages`. */
+  history: readonly Message[];
+  defaultApprovalPolicy: ApprovalPolicy;
+  defaultApprovalTimeoutMs: number;
+  /** The server's provider; used only when the host set none. */
+  approvalProvider: ApprovalProvider;
+  /** A fresh broker for this turn; used only when the host set none. */
+  approvalBroker: ApprovalBroker;
+}
+
+export interface PreparedRunConfig {
+  /** What `Runner.start` receives: no `approvalTimeoutMs` (the server owns the approval timer). */
+  config: RunConfig;
+  /** The server's approval timer for this turn. */
+  approvalTimeoutMs: number;
+}
+
+export function prepareRunConfig(host: RunConfig, context: RunConfigContext): PreparedRunConfig {
+  const { approvalTimeoutMs, ...rest } = host;
+  const config: RunConfig = {
+    ...rest,
+    approvalProvider: host.approvalProvider ?? context.approvalProvider,
+    approvalBroker: host.approvalBroker ?? context.approvalBroker,
+    approvalPolicy: host.approvalPolicy ?? context.defaultApprovalPolicy,
+    // The three ids always overwrite spoofed values.
+    metadata: {
+      ...(host.metadata ?? {}),
+      ...context.requestMetadata,
+      thread_id: context.threadId,
+      turn_id: context.turnId,
+      session_id: context.threadId,
+    },
+    initialMessages: host.initialMessages ?? structuredClone([...context.history]),
+  };
+  return { config, approvalTimeoutMs: approvalTimeoutMs ?? context.defaultApprovalTimeoutMs };
+}

@@ -1,0 +1,81 @@
+/** One active turn of this server: its run, projector, owner and approval timeout (protocol.md §7.3, §8). */
+import type { RunHandle, RunResult } from '../../runtime/run-config';
+import type { RunProjector } from './run-projector';
+import type { ThreadChangeCounter } from './change-counter';
+
+export interface RunningTurnInit {
+  threadId: string;
+  turnId: string;
+  runId: string;
+  /** The turn/start (or follow-up) input, verbatim. */
+  input: Record<string, unknown>[];
+  /** The connection whose turn/start created the turn (follow-ups: the previous owner). */
+  ownerConnectionId: string;
+  handle: RunHandle;
+  projector: RunProjector;
+  changeCounter: ThreadChangeCounter;
+  /** The server's approval timer for this turn (host value or server default, §10.2). */
+  approvalTimeoutMs: number;
+}
+
+export class RunningTurn {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly runId: string;
+  readonly input: Record<string, unknown>[];
+  readonly ownerConnectionId: string;
+  readonly handle: RunHandle;
+  readonly projector: RunProjector;
+  readonly changeCounter: ThreadChangeCounter;
+  readonly approvalTimeoutMs: number;
+  /** The run's result once `result()` resolved (shutdown uses its messages when it must finish the turn itself). */
+  settledResult: RunResult | null = null;
+  private persistenceClaim: 'finalizer' | 'shutdown' | null = null;
+  private readonly finishedPromise: Promise<void>;
+  private markFinished!: () => void;
+
+  constructor(init: RunningTurnInit) {
+    this.threadId = init.threadId;
+    this.turnId = init.turnId;
+    this.runId = init.runId;
+    this.input = init.input;
+    this.ownerConnectionId = init.ownerConnectionId;
+    this.handle = init.handle;
+    this.projector = init.projector;
+    this.changeCounter = init.changeCounter;
+    this.approvalTimeoutMs = init.approvalTimeoutMs;
+    this.finishedPromise = new Promise<void>((resolve) => {
+      this.markFinished = resolve;
+    });
+    init.handle.result().then(
+      (result) => {
+        this.settledResult = result;
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * Who writes the turn's terminal state: the normal finalization, or shutdown at its deadline
+   * (§1.9 step 5). The first claim wins, so the turn is finished exactly once.
+   */
+  claimPersistence(claimant: 'finalizer' | 'shutdown'): boolean {
+    if (this.persistenceClaim !== null) return false;
+    this.persistenceClaim = claimant;
+    return true;
+  }
+
+  /** True once shutdown finished the turn in the store itself: forwarding stops without a trace. */
+  get abandoned(): boolean {
+    return this.persistenceClaim === 'shutdown';
+  }
+
+  /** Resolves when forwarding and finalization are over (never rejects; pending until forwarding began). */
+  get finished(): Promise<void> {
+    return this.finishedPromise;
+  }
+
+  trackForwarding(work: Promise<void>): void {
+    work.catch(() => undefined).finally(this.markFinished);
+  }
+}
