@@ -25,3 +25,14 @@ export { DefaultAppServerHost } from './app-server/host/default-app-server-host'
 export { startInProcessAppServer, type InProcessAppServer } from './app-server/in-process-app-server';
 export { runStdioAppServer } from './app-server/stdio-app-server';
 export type * from './app-server/protocol/wire-types';
+export {
+  AppServerClient,
+  AppServerClientError,
+  type ApprovalHandler,
+  type ClientMethod,
+  type InProcessClientOptions,
+  type ParamsOf,
+  type ResultOf,
+  type ServerMessage,
+  type SpawnClientOptions,
+} from './app-server/client';

@@ -18,14 +18,26 @@ import {
 } from './app-server-options';
 import { resolveAppServerOptions } from './app-server-options.resolve';
 import { APP_SERVER_HOST, type AppServerHost } from './host/app-server-host';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { ModelsModule } from './models/models.module';
+import { PersistenceModule } from './persistence/persistence.module';
 import { ProtocolModule } from './protocol/protocol.module';
+import { ThreadsModule } from './threads/threads.module';
+import { TurnsModule } from './turns/turns.module';
+import { SchemaModule } from './schema/schema.module';
 
 /**
  * The domain modules, each a set of `@MessagePattern` controllers. Persistence, threads, turns,
  * approvals and schema/export are added here by their owners.
  */
-const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [ModelsModule];
+const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
+  ModelsModule,
+  SchemaModule,
+  PersistenceModule,
+  ThreadsModule,
+  TurnsModule,
+  ApprovalsModule,
+];
 
 export interface AppServerModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];

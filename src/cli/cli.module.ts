@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CLI_INVOCATION, type CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { AppServerCommand } from './commands/app-server.command';
+import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
+import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
 
 /** The nest-commander application: one command class per CLI command, fed the parsed invocation. */
 @Module({})
@@ -13,6 +15,11 @@ export class CliModule {
         { provide: CLI_INVOCATION, useValue: invocation },
         { provide: CliOutcome, useValue: outcome },
         AppServerCommand,
+        SchemaCommand,
+        GenerateTsCommand,
+        DebugCommand,
+        DebugAppServerCommand,
+        DebugSendMessageCommand,
       ],
     };
   }

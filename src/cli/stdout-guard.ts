@@ -24,9 +24,12 @@ stdout.write = stderrWrite as typeof stdout.write;
 const toStderr = (...args: unknown[]): void => {
   process.stderr.write(args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' ') + '\n');
 };
+// Redirecting (not calling) the stdout-bound console methods is the point of this module.
+/* eslint-disable no-console */
 console.log = toStderr;
 console.info = toStderr;
 console.debug = toStderr;
+/* eslint-enable no-console */
 
 export const protocolOutput: ProtocolOutput = {
   write: (chunk) => realWrite(chunk),

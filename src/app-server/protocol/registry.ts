@@ -43,15 +43,27 @@ export interface ClientMethodSpec {
   readonly section: string;
 }
 
-function request<M extends string>(
+/** Keeps the literal DTO and type names in the entry's type: the typed client derives its signatures from them. */
+function request<
+  M extends string,
+  D extends ParamsDtoClass | null,
+  P extends string | null,
+  R extends string,
+>(
   method: M,
   paramsMode: Exclude<ParamsMode, 'none'>,
-  paramsDto: ParamsDtoClass | null,
-  paramsTypeName: string | null,
+  paramsDto: D,
+  paramsTypeName: P,
   needsRuntime: boolean,
-  resultTypeName: string,
+  resultTypeName: R,
   section: string,
-): ClientMethodSpec & { readonly method: M; readonly kind: 'request' } {
+): ClientMethodSpec & {
+  readonly method: M;
+  readonly kind: 'request';
+  readonly paramsDto: D;
+  readonly paramsTypeName: P;
+  readonly resultTypeName: R;
+} {
   return {
     method,
     kind: 'request',
@@ -221,14 +233,14 @@ export interface ServerRequestSpec {
 }
 
 /** The only server request of v1 (§4.14). */
-export const SERVER_REQUESTS: readonly ServerRequestSpec[] = [
+export const SERVER_REQUESTS = [
   {
     method: 'approval/request',
     paramsTypeName: 'ApprovalRequestParams',
     resultTypeName: 'ApprovalResponse',
     section: '4.14',
   },
-];
+] as const satisfies readonly ServerRequestSpec[];
 
 /** Every client method name, the `initialized` notification included. */
 export type ClientMethodName = (typeof CLIENT_METHODS)[number]['method'];

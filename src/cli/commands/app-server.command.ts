@@ -5,9 +5,14 @@ import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';
 import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
 import { runStdioAppServer } from '../../app-server/stdio-app-server';
+import { GenerateTsCommand, SchemaCommand } from './schema.command';
 
 /** `vv-agent app-server --listen stdio …`: the production stdio server (protocol.md §12.3, §12.4). */
-@Command({ name: 'app-server', description: 'Run the App Server on stdio' })
+@Command({
+  name: 'app-server',
+  description: 'Run the App Server on stdio',
+  subCommands: [SchemaCommand, GenerateTsCommand],
+})
 export class AppServerCommand extends CommandRunner {
   constructor(
     @Inject(CLI_INVOCATION) private readonly invocation: CliInvocation,

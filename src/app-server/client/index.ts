@@ -1,0 +1,14 @@
+/** The typed TypeScript client of protocol.md §13. */
+export {
+  AppServerClient,
+  DEFAULT_CLIENT_CAPABILITIES,
+  DEFAULT_MESSAGE_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ApprovalHandler,
+  type InProcessClientOptions,
+  type InProcessServerHandle,
+  type SpawnClientOptions,
+} from './app-server-client';
+export { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
+export { CHILD_EXIT_GRACE_MS } from './client-transport';
+export type * from './client-types';

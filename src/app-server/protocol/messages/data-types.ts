@@ -1,0 +1,169 @@
+/** The protocol data types of protocol.md §5 as schema definitions (see schema-dsl.ts). */
+import { COMPLETION_REASONS } from '../../../runtime/events/types';
+import { APPROVAL_DECISIONS } from '../wire-types';
+import {
+  array,
+  boolean,
+  define,
+  integer,
+  jsonObject,
+  literal,
+  nullable,
+  object,
+  oneOfStrings,
+  optional,
+  string,
+} from './schema-dsl';
+
+// §5.2 enumerations
+export const ThreadStatus = define('ThreadStatus', oneOfStrings(['idle', 'running', 'archived', 'closed']));
+export const TurnStatus = define(
+  'TurnStatus',
+  oneOfStrings(['running', 'completed', 'failed', 'interrupted']),
+);
+export const AppItemType = define(
+  'AppItemType',
+  oneOfStrings(['userMessage', 'agentMessage', 'toolCall', 'approval', 'error']),
+);
+export const AppItemStatus = define(
+  'AppItemStatus',
+  oneOfStrings(['inProgress', 'completed', 'failed', 'interrupted']),
+);
+export const ApprovalDecision = define('ApprovalDecision', oneOfStrings(APPROVAL_DECISIONS));
+export const CompletionReason = define('CompletionReason', oneOfStrings(COMPLETION_REASONS));
+
+// §5.7 tokenUsage: snake_case, every member always present, unknown counts null (never 0).
+const cacheStatus = oneOfStrings(['provider_reported', 'accounting_missing', 'unsupported']);
+
+export const CacheUsage = define(
+  'CacheUsage',
+  object({
+    status: cacheStatus,
+    read_input_tokens: nullable(integer()),
+    write_input_tokens: nullable(integer()),
+    uncached_input_tokens: nullable(integer()),
+    source: nullable(oneOfStrings(['provider_usage', 'adapter_capability'])),
+  }),
+);
+
+export const AggregateCacheUsage = define(
+  'AggregateCacheUsage',
+  object({
+    status: cacheStatus,
+    read_input_tokens: nullable(integer()),
+    write_input_tokens: nullable(integer()),
+    uncached_input_tokens: nullable(integer()),
+    source: literal('aggregate'),
+  }),
+);
+
+/** The runtime's per-call `TokenUsage` v1 (runtime.md §12.1), verbatim. */
+export const TokenUsage = define(
+  'TokenUsage',
+  object({
+    schema_version: literal('vv-agent.token-usage.v1'),
+    input_tokens: nullable(integer()),
+    output_tokens: nullable(integer()),
+    total_tokens: nullable(integer()),
+    reasoning_tokens: nullable(integer()),
+    usage_source: oneOfStrings(['provider_reported', 'estimated', 'accounting_missing']),
+    cache_usage: CacheUsage,
+    provider_usage: jsonObject(),
+  }),
+);
+
+export const AppTokenUsageCycle = define(
+  'AppTokenUsageCycle',
+  object({ cycle_index: integer(), usage: TokenUsage }),
+);
+
+export const AppTokenUsage = define(
+  'AppTokenUsage',
+  object({
+    schema_version: literal('vv-agent.task-token-usage.v1'),
+    input_tokens: nullable(integer()),
+    output_tokens: nullable(integer()),
+    total_tokens: nullable(integer()),
+    reasoning_tokens: nullable(integer()),
+    cache_usage: AggregateCacheUsage,
+    cycles: array(AppTokenUsageCycle),
+  }),
+);
+
+// §5.3
+export const AppThread = define(
+  'AppThread',
+  object({
+    threadId: string(),
+    agentKey: string(),
+    cwd: nullable(string()),
+    status: ThreadStatus,
+    metadata: jsonObject(),
+    createdAt: integer(),
+    updatedAt: integer(),
+    archivedAt: nullable(integer()),
+  }),
+);
+
+/**
+ * The terminal members of `turn/completed` (§4.6) minus threadId/turnId/runId/status. Every member is
+ * optional: `{}` while running, `{"error": …}` for a restart-recovered turn.
+ */
+export const turnResultMembers = {
+  finalOutput: optional(string()),
+  error: optional(string()),
+  completionReason: optional(CompletionReason),
+  completionToolName: optional(string()),
+  partialOutput: optional(string()),
+} as const;
+
+export const TurnResult = define(
+  'TurnResult',
+  object({
+    ...turnResultMembers,
+    tokenUsage: optional(AppTokenUsage),
+    budgetUsage: optional(jsonObject()),
+    budgetExhaustion: optional(jsonObject()),
+  }),
+);
+
+export const AppTurn = define(
+  'AppTurn',
+  object({
+    turnId: string(),
+    threadId: string(),
+    runId: nullable(string()),
+    status: TurnStatus,
+    startedAt: integer(),
+    completedAt: nullable(integer()),
+    input: array(jsonObject()),
+    result: TurnResult,
+  }),
+);
+
+// §5.4: the payload is camelCase and per type; it is described in the spec, carried as an object.
+export const appItemMembers = {
+  itemId: string(),
+  threadId: string(),
+  turnId: string(),
+  type: AppItemType,
+  status: AppItemStatus,
+  payload: jsonObject(),
+  createdAt: integer(),
+  updatedAt: integer(),
+} as const;
+
+export const AppItem = define('AppItem', object(appItemMembers));
+
+// §5.6
+export const AppModelInfo = define(
+  'AppModelInfo',
+  object({
+    id: string(),
+    provider: optional(string()),
+    displayName: optional(string()),
+    contextLength: optional(integer()),
+    supportsTools: boolean(),
+    metadata: optional(jsonObject()),
+  }),
+);

@@ -1,0 +1,117 @@
+/**
+ * Params of the server notifications and of the `approval/request` server request (protocol.md §4),
+ * named as the registry's `paramsTypeName`s, and the client's answer to the server request.
+ */
+import {
+  AppTokenUsage,
+  ApprovalDecision,
+  ThreadStatus,
+  appItemMembers,
+  turnResultMembers,
+} from './data-types';
+import { define, jsonObject, literal, object, oneOfStrings, optional, string } from './schema-dsl';
+
+export { ThreadStartedParams } from './results';
+
+export const ThreadArchivedParams = define(
+  'ThreadArchivedParams',
+  object({ threadId: string(), archived: literal(true) }),
+);
+
+export const ThreadClosedParams = define('ThreadClosedParams', object({ threadId: string() }));
+
+export const ThreadStatusChangedParams = define(
+  'ThreadStatusChangedParams',
+  object({ threadId: string(), status: ThreadStatus }),
+);
+
+/** Exactly `threadId` and `turnId` (§4.5). */
+export const TurnStartedParams = define(
+  'TurnStartedParams',
+  object({ threadId: string(), turnId: string() }),
+);
+
+// §4.6, members in the order of its table.
+export const TurnCompletedParams = define(
+  'TurnCompletedParams',
+  object({
+    threadId: string(),
+    turnId: string(),
+    runId: string(),
+    status: oneOfStrings(['completed', 'failed', 'interrupted']),
+    ...turnResultMembers,
+    tokenUsage: AppTokenUsage,
+    budgetUsage: optional(jsonObject()),
+    budgetExhaustion: optional(jsonObject()),
+  }),
+);
+
+/** The agentMessage item in its new state plus the appended chunk (§4.8). */
+export const AgentMessageDeltaParams = define(
+  'AgentMessageDeltaParams',
+  object({
+    ...appItemMembers,
+    type: literal('agentMessage'),
+    status: literal('inProgress'),
+    delta: string(),
+  }),
+);
+
+/** The toolCall item right after its `item/started`, plus its arguments (§4.9). */
+export const ToolCallDeltaParams = define(
+  'ToolCallDeltaParams',
+  object({
+    ...appItemMembers,
+    type: literal('toolCall'),
+    status: literal('inProgress'),
+    delta: jsonObject(),
+  }),
+);
+
+/** Params of `approval/requested` and of the `approval/request` server request (§4.11, §4.14). */
+export const ApprovalRequestParams = define(
+  'ApprovalRequestParams',
+  object({
+    requestId: string(),
+    threadId: string(),
+    turnId: string(),
+    toolCallId: string(),
+    toolName: string(),
+    preview: string(),
+    arguments: jsonObject(),
+  }),
+);
+
+export const ApprovalResolvedParams = define(
+  'ApprovalResolvedParams',
+  object({
+    threadId: string(),
+    turnId: string(),
+    requestId: string(),
+    decision: ApprovalDecision,
+    reason: optional(string()),
+    metadata: optional(jsonObject()),
+  }),
+);
+
+export const ErrorWarningParams = define(
+  'ErrorWarningParams',
+  object({
+    threadId: string(),
+    turnId: optional(string()),
+    code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up']),
+    message: string(),
+  }),
+);
+
+/**
+ * The client's `result` for `approval/request` (§4.14, §9.4). Client-sent, so not closed: the
+ * server also reads `message` as a fallback reason.
+ */
+export const ApprovalResponse = define(
+  'ApprovalResponse',
+  object(
+    { decision: ApprovalDecision, reason: optional(string()), metadata: optional(jsonObject()) },
+    { open: true },
+  ),
+);

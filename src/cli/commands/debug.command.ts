@@ -1,0 +1,39 @@
+/** `vv-agent debug app-server send-message <words…>` (protocol.md §12.6) as nest-commander commands. */
+import { Inject } from '@nestjs/common';
+import { Command, CommandRunner, SubCommand } from 'nest-commander';
+import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
+import { CliOutcome } from '../cli-outcome';
+import { runDebugSendMessage } from '../debug-send-message';
+import { protocolOutput } from '../stdout-guard';
+
+@SubCommand({ name: 'send-message', description: 'Run one scripted demo turn in-process' })
+export class DebugSendMessageCommand extends CommandRunner {
+  constructor(
+    @Inject(CLI_INVOCATION) private readonly invocation: CliInvocation,
+    private readonly outcome: CliOutcome,
+  ) {
+    super();
+  }
+
+  async run(): Promise<void> {
+    if (this.invocation.kind !== 'debug-send-message') return;
+    this.outcome.exitCode = await runDebugSendMessage(this.invocation.message, {
+      stdout: protocolOutput,
+      stderr: process.stderr,
+    });
+  }
+}
+
+@SubCommand({ name: 'app-server', subCommands: [DebugSendMessageCommand] })
+export class DebugAppServerCommand extends CommandRunner {
+  async run(): Promise<void> {
+    // Only reached through `send-message`; the parser rejects every other debug form.
+  }
+}
+
+@Command({ name: 'debug', description: 'Debugging helpers', subCommands: [DebugAppServerCommand] })
+export class DebugCommand extends CommandRunner {
+  async run(): Promise<void> {
+    // Only reached through `app-server send-message`.
+  }
+}
