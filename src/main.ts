@@ -1,15 +1,30 @@
 #!/usr/bin/env node
 // The stdout guard must be the first import: it redirects every non-protocol write to stderr.
 import { protocolOutput } from './cli/stdout-guard';
-import 'reflect-metadata';
 import { parseCommandLine } from './cli/command-line-parser';
-import { runCli } from './cli/run-cli';
+import { HELP_TEXT } from './cli/help-text';
+import type { CliInvocation } from './cli/cli-invocation';
 
 function exitWhenFlushed(code: number): void {
   protocolOutput.stream.write('', () => process.exit(code));
 }
 
-runCli(parseCommandLine(process.argv.slice(2))).then(exitWhenFlushed, (error: unknown) => {
+/** Help and usage errors answer without loading Nest, TypeORM or the runtime (about a second of start-up). */
+async function run(invocation: CliInvocation): Promise<number> {
+  if (invocation.kind === 'help') {
+    protocolOutput.write(HELP_TEXT);
+    return 0;
+  }
+  if (invocation.kind === 'usage-error') {
+    process.stderr.write(`${invocation.message}\n`);
+    return 2;
+  }
+  await import('reflect-metadata');
+  const { runCli } = await import('./cli/run-cli');
+  return runCli(invocation);
+}
+
+run(parseCommandLine(process.argv.slice(2))).then(exitWhenFlushed, (error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   exitWhenFlushed(1);
 });

@@ -7,26 +7,19 @@ import { CommandFactory, CommandRunnerService } from 'nest-commander';
 import type { CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { CliModule } from './cli.module';
-import { HELP_TEXT } from './help-text';
-import { protocolOutput } from './stdout-guard';
 import { StderrLogger } from '../app-server/logging/stderr-logger';
 
-const CANONICAL_ARGV: Record<string, string[]> = {
+/** The invocations that run a command (help and usage errors are answered by main.ts). */
+export type CommandInvocation = Exclude<CliInvocation, { kind: 'help' } | { kind: 'usage-error' }>;
+
+const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
   listen: ['app-server'],
   schema: ['app-server', 'schema'],
   'generate-ts': ['app-server', 'generate-ts'],
   'debug-send-message': ['debug', 'app-server', 'send-message'],
 };
 
-export async function runCli(invocation: CliInvocation): Promise<number> {
-  if (invocation.kind === 'help') {
-    protocolOutput.write(HELP_TEXT);
-    return 0;
-  }
-  if (invocation.kind === 'usage-error') {
-    process.stderr.write(`${invocation.message}\n`);
-    return 2;
-  }
+export async function runCli(invocation: CommandInvocation): Promise<number> {
   const outcome = new CliOutcome();
   const app = await CommandFactory.createWithoutRunning(CliModule.forInvocation(invocation, outcome), {
     logger: new StderrLogger(),
