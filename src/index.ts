@@ -36,3 +36,9 @@ export {
   type ServerMessage,
   type SpawnClientOptions,
 } from './app-server/client';
+
+// Transport strategies and the server core, for Nest backends that connect the App Server microservice
+// to their own application (e.g. `app.connectMicroservice({ strategy: new InProcessServer() })`).
+export { AppServerCore, type ShutdownReason } from './app-server/protocol/app-server-core';
+export { InProcessServer } from './app-server/transport/in-process.server';
+export { StdioJsonlServer } from './app-server/transport/stdio-jsonl.server';
