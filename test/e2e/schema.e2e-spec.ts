@@ -96,13 +96,13 @@ describe('vv-agent app-server schema --out DIR', () => {
     expect(run.stderr).toMatch(/^failed to write schema files: .+\n$/);
   });
 
-  it.each([
-    [['app-server', 'schema']],
-    [['app-server', 'schema', '--out=dir']],
-  ])('usage error %j → exit 2', async (args) => {
-    const run = await runCli(args, root);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: 'app-server schema requires --out <dir>\n' });
-  });
+  it.each([[['app-server', 'schema']], [['app-server', 'schema', '--out=dir']]])(
+    'usage error %j → exit 2',
+    async (args) => {
+      const run = await runCli(args, root);
+      expect(run).toEqual({ code: 2, stdout: '', stderr: 'app-server schema requires --out <dir>\n' });
+    },
+  );
 });
 
 describe('vv-agent app-server generate-ts --out DIR', () => {

@@ -10,7 +10,12 @@ export type TurnStatus = 'running' | 'completed' | 'failed' | 'interrupted';
 export type AppItemType = 'userMessage' | 'agentMessage' | 'toolCall' | 'approval' | 'error';
 export type AppItemStatus = 'inProgress' | 'completed' | 'failed' | 'interrupted';
 export type ApprovalDecisionValue = 'allow' | 'allow_session' | 'deny' | 'timeout';
-export const APPROVAL_DECISIONS: readonly ApprovalDecisionValue[] = ['allow', 'allow_session', 'deny', 'timeout'];
+export const APPROVAL_DECISIONS: readonly ApprovalDecisionValue[] = [
+  'allow',
+  'allow_session',
+  'deny',
+  'timeout',
+];
 
 export interface AppThread {
   threadId: string;

@@ -1,7 +1,8 @@
 /** RunEventStore contract (runtime.md §7). */
 import type { RunEvent } from '../events/types';
 
-export type EventStoreErrorCode = 'event_store_io_error' | 'event_store_serialization_error' | 'event_store_corrupt_line';
+export type EventStoreErrorCode =
+  'event_store_io_error' | 'event_store_serialization_error' | 'event_store_corrupt_line';
 
 export class EventStoreError extends Error {
   constructor(

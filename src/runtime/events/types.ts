@@ -72,8 +72,20 @@ export type RunEventPayload =
   | { type: 'cycle_started'; cycle_index: number }
   | { type: 'steer_applied'; steer_id: string; input: string; cycle_index: number }
   | ({ type: 'model_call_started' } & ModelCallFields)
-  | { type: 'assistant_delta'; delta: string; cycle_index: number; content_chars?: number; estimated_tokens?: number }
-  | { type: 'reasoning_delta'; delta: string; cycle_index: number; reasoning_chars?: number; estimated_tokens?: number }
+  | {
+      type: 'assistant_delta';
+      delta: string;
+      cycle_index: number;
+      content_chars?: number;
+      estimated_tokens?: number;
+    }
+  | {
+      type: 'reasoning_delta';
+      delta: string;
+      cycle_index: number;
+      reasoning_chars?: number;
+      estimated_tokens?: number;
+    }
   | ({ type: 'model_tool_call_started' } & StreamedToolCallFields)
   | ({ type: 'model_tool_call_progress' } & StreamedToolCallFields)
   | ({ type: 'model_call_completed'; usage: TokenUsage } & ModelCallFields)
@@ -90,7 +102,13 @@ export type RunEventPayload =
       arguments: Record<string, unknown>;
       tool_metadata?: ToolMetadata;
     }
-  | { type: 'approval_requested'; request_id: string; tool_call_id: string; tool_name: string; message: string }
+  | {
+      type: 'approval_requested';
+      request_id: string;
+      tool_call_id: string;
+      tool_name: string;
+      message: string;
+    }
   | { type: 'approval_resolved'; request_id: string; tool_call_id: string; tool_name: string; action: string }
   | {
       type: 'tool_call_started';
@@ -112,7 +130,12 @@ export type RunEventPayload =
       output_preview?: string;
       output_truncated?: boolean;
     }
-  | { type: 'diagnostic'; level: 'debug' | 'info' | 'warning' | 'error'; code: string; details: Record<string, unknown> }
+  | {
+      type: 'diagnostic';
+      level: 'debug' | 'info' | 'warning' | 'error';
+      code: string;
+      details: Record<string, unknown>;
+    }
   | { type: 'session_persisted' }
   | { type: 'budget_snapshot'; enforcement_boundary: string; budget_usage: Record<string, unknown> }
   | {
@@ -121,7 +144,11 @@ export type RunEventPayload =
       budget_usage: Record<string, unknown>;
       budget_exhaustion: Record<string, unknown>;
     }
-  | ({ type: 'run_completed'; status: 'completed' | 'wait_user'; final_output: string | null } & TerminalOptionalFields)
+  | ({
+      type: 'run_completed';
+      status: 'completed' | 'wait_user';
+      final_output: string | null;
+    } & TerminalOptionalFields)
   | ({ type: 'run_failed'; error: string; status?: string } & TerminalOptionalFields)
   | ({ type: 'run_cancelled'; reason: string } & TerminalOptionalFields);
 

@@ -104,7 +104,8 @@ export interface LlmResponse {
 export class LlmError extends Error {
   constructor(
     message: string,
-    readonly code: 'model_request_cancelled' | 'prompt_too_long' | 'model_request_failed' = 'model_request_failed',
+    readonly code:
+      'model_request_cancelled' | 'prompt_too_long' | 'model_request_failed' = 'model_request_failed',
     readonly definitive = false,
   ) {
     super(message);
