@@ -44,7 +44,7 @@ afterEach(async () => {
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function startServer(extraArgs: string[] = []): JsonlChild {
+function startServer(extraArgs: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): JsonlChild {
   const child = JsonlChild.spawnNode(
     [
       DIST_MAIN,
@@ -61,7 +61,7 @@ function startServer(extraArgs: string[] = []): JsonlChild {
       ':memory:',
       ...extraArgs,
     ],
-    { cwd: home, env: { ...process.env, VV_AGENT_HOME: home } },
+    { cwd: home, env: { ...process.env, VV_AGENT_HOME: home, ...extraEnv } },
   );
   children.push(child);
   return child;
@@ -303,7 +303,8 @@ describe('stdio shutdown and stdout purity', () => {
   });
 
   it('writes only JSON-RPC messages on stdout while logging to stderr', async () => {
-    const child = startServer();
+    // The most verbose log level makes Nest, the store and the dispatcher as noisy as they get.
+    const child = startServer([], { VV_AGENT_LOG_LEVEL: 'verbose' });
     child.sendLine('garbage');
     child.send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } });
     child.send({ id: 2, method: 'model/list' });
