@@ -8,6 +8,7 @@ import type { LoggerService } from '@nestjs/common';
 import { Connection } from '../transport/connection';
 import { JsonlFramer, type FramerEvent } from '../transport/jsonl-framer';
 import type { MessageSink } from '../transport/message-sink';
+import type { RegisteredHandlerLookup, ShutdownReason, TransportHost } from '../transport/transport-host';
 import { ConnectionRegistry } from './connection-registry';
 import { Dispatcher } from './dispatcher';
 import { RpcErrors, causeMessage } from './errors';
@@ -21,12 +22,7 @@ export interface AppServerCoreOptions {
   runtimeConfigured: boolean;
 }
 
-/**
- * Why the server shuts down (§1.9): `eof` processes every line already read first; `signal` and
- * `output-closed` (stdout EPIPE/EBADF; the transport marks its connection's output broken, so
- * nothing further is written there) discard waiting requests.
- */
-export type ShutdownReason = 'eof' | 'signal' | 'output-closed';
+export type { ShutdownReason } from '../transport/transport-host';
 
 export interface ShutdownContext {
   reason: ShutdownReason;
@@ -40,7 +36,7 @@ export type ShutdownHook = (context: ShutdownContext) => Promise<void>;
 /** §1.9: the whole shutdown sequence is bounded to 5 s. */
 export const SHUTDOWN_BUDGET_MS = 5_000;
 
-export class AppServerCore {
+export class AppServerCore implements TransportHost {
   private readonly dispatcher: Dispatcher;
   private readonly framers = new Map<Connection, JsonlFramer>();
   private readonly shutdownHooks: ShutdownHook[] = [];
@@ -69,8 +65,9 @@ export class AppServerCore {
   }
 
   /** Installs where handlers come from; called by the transport server when it starts listening. */
-  setHandlerLookup(lookup: HandlerLookup): void {
-    this.dispatcher.setHandlerLookup(lookup);
+  setHandlerLookup(lookup: RegisteredHandlerLookup): void {
+    // Nest registers every @MessagePattern handler with the (params, RpcContext) signature.
+    this.dispatcher.setHandlerLookup(lookup as HandlerLookup);
   }
 
   /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */

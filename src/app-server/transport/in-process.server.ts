@@ -4,16 +4,15 @@
  * stdio. This strategy only hands the core the handlers Nest registered.
  */
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { AppServerCore } from '../protocol/app-server-core';
-import type { RpcHandler } from '../protocol/rpc-context';
+import type { TransportHost } from './transport-host';
 
 export const IN_PROCESS_TRANSPORT = Symbol('IN_PROCESS');
 
 export class InProcessServer extends Server<Record<string, never>> implements CustomTransportStrategy {
   override readonly transportId = IN_PROCESS_TRANSPORT;
-  private core: AppServerCore | null = null;
+  private core: TransportHost | null = null;
 
-  attach(core: AppServerCore): void {
+  attach(core: TransportHost): void {
     this.core = core;
   }
 
@@ -22,7 +21,7 @@ export class InProcessServer extends Server<Record<string, never>> implements Cu
       callback(new Error('InProcessServer: attach(core) must be called before listen()'));
       return;
     }
-    this.core.setHandlerLookup((method) => this.getHandlerByPattern(method) as RpcHandler | null);
+    this.core.setHandlerLookup((method) => this.getHandlerByPattern(method));
     callback();
   }
 

@@ -9,8 +9,7 @@
  * sequence and stop with exit code 0; any other I/O error is reported on stderr and stops with 1.
  */
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { AppServerCore, ShutdownReason } from '../protocol/app-server-core';
-import type { RpcHandler } from '../protocol/rpc-context';
+import type { ShutdownReason, TransportHost } from './transport-host';
 import type { Connection } from './connection';
 import type { MessageSink } from './message-sink';
 
@@ -49,7 +48,7 @@ function errorCode(error: unknown): string | undefined {
 export class StdioJsonlServer extends Server<StdioServerEvents> implements CustomTransportStrategy {
   override readonly transportId = STDIO_JSONL_TRANSPORT;
 
-  private core: AppServerCore | null = null;
+  private core: TransportHost | null = null;
   private connection: Connection | null = null;
   private stopping = false;
   private readonly errorListeners: Array<StdioServerEvents['error']> = [];
@@ -79,7 +78,7 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
   }
 
   /** The core this transport feeds; must be attached before `listen`. */
-  attach(core: AppServerCore): void {
+  attach(core: TransportHost): void {
     this.core = core;
   }
 
@@ -94,7 +93,7 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
       callback(new Error('StdioJsonlServer: attach(core) must be called before listen()'));
       return;
     }
-    core.setHandlerLookup((method) => this.getHandlerByPattern(method) as RpcHandler | null);
+    core.setHandlerLookup((method) => this.getHandlerByPattern(method));
     const { stdin, stdout } = this.io;
     const sink: MessageSink = {
       write: (line) => stdout.write(line),
