@@ -1,0 +1,36 @@
+/** The plain-text table `npm run bench` prints: one row per figure. */
+import type { FigureGroup } from './figure';
+
+const HEADERS = ['benchmark', 'figure', 'value', 'floor', 'ratio', 'unit', 'runs', 'better'];
+
+function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (magnitude >= 10) return value.toFixed(1);
+  return value.toFixed(value === 0 ? 0 : 3);
+}
+
+export function formatTable(groups: ReadonlyArray<readonly [string, FigureGroup]>): string {
+  const rows = groups.flatMap(([benchmark, group]) =>
+    Object.entries(group).map(([name, entry]) => [
+      benchmark,
+      name,
+      formatNumber(entry.value),
+      formatNumber(entry.floor),
+      `${entry.ratio.toFixed(3)}×`,
+      entry.unit,
+      String(entry.runs),
+      entry.better,
+    ]),
+  );
+  const widths = HEADERS.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => row[column].length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
+  return [line(HEADERS), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * Slow client (protocol.md §1.8 outbound backpressure): the client stops reading stdout right after
+ * `turn/start` while the model streams 24 000 fragments. Every delta notification repeats the
+ * accumulated text (§4.8), so a server that buffered everything would hold ≈ 290 MB of pending
+ * JSON; with the bounded outbound queue (1 024 messages) its resident set must stay within
+ * RSS_GROWTH_LIMIT_MIB of what it was before the turn. The server keeps reading stdin meanwhile
+ * (requests sent while blocked are answered later, result or -32001), and once the client reads
+ * again the turn finishes with every delta delivered in order.
+ */
+import { chunks, FakeOpenAiServer, type StreamStep } from '../helpers/fake-openai-server';
+import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
+import {
+  call,
+  createWorkspace,
+  startServer,
+  startThread,
+  stopChild,
+  type Workspace,
+} from './support/app-server-child';
+import { residentMiB } from './support/process-memory';
+
+jest.setTimeout(90_000);
+
+const DELTAS = 24_000;
+const RSS_GROWTH_LIMIT_MIB = 120;
+const REQUESTS_WHILE_BLOCKED = 300;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function floodingModelCall(): StreamStep[] {
+  const steps: StreamStep[] = [{ chunk: chunks.role() }];
+  for (let i = 0; i < DELTAS; i += 1) steps.push({ chunk: chunks.content(ALPHABET[i % ALPHABET.length]) });
+  steps.push(
+    {
+      chunk: chunks.toolCall({
+        index: 0,
+        id: 'call_done',
+        name: 'task_finish',
+        arguments: '{"message":"streamed"}',
+      }),
+    },
+    { chunk: chunks.finish('tool_calls') },
+  );
+  return steps;
+}
+
+describe('a client that stops reading stdout', () => {
+  let workspace: Workspace;
+  let model: FakeOpenAiServer;
+  let child: JsonlChild;
+
+  beforeAll(async () => {
+    model = await FakeOpenAiServer.start({ fallback: { type: 'stream', steps: floodingModelCall() } });
+    workspace = createWorkspace(model.baseUrl);
+  });
+
+  afterAll(async () => {
+    if (child) await stopChild(child);
+    await model.close();
+    workspace.dispose();
+  });
+
+  it('keeps the server RSS bounded while blocked and finishes the turn once reading resumes', async () => {
+    child = await startServer(workspace, ':memory:');
+    const threadId = await startThread(child, workspace);
+    await call(child, 'warm', 'model/list');
+    const baselineMiB = residentMiB(child.process.pid ?? 0);
+
+    await call(child, 'turn', 'turn/start', { threadId, input: [{ type: 'text', text: 'flood me' }] });
+    child.process.stdout.pause();
+
+    // While blocked: the model stream is consumed, requests are still read, memory stays bounded.
+    const requestIds = Array.from({ length: REQUESTS_WHILE_BLOCKED }, (_, index) => `blocked-${index}`);
+    child.sendRaw(
+      requestIds.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'model/list' })}\n`).join(''),
+    );
+    const [request] = await model.waitForRequests(1);
+    let modelDone = false;
+    void request.closed.then(() => (modelDone = true));
+    let peakMiB = baselineMiB;
+    const blockedUntil = Date.now() + 12_000;
+    let settledSamples = 0;
+    while (Date.now() < blockedUntil && settledSamples < 15) {
+      await sleep(100);
+      peakMiB = Math.max(peakMiB, residentMiB(child.process.pid ?? 0));
+      if (modelDone) settledSamples += 1;
+    }
+    expect(child.process.exitCode).toBeNull();
+    const modelDoneWhileBlocked = modelDone;
+    // The run keeps consuming the model while forwarding waits (§1.8), so memory was really tested.
+    expect(modelDoneWhileBlocked).toBe(true);
+    const growthMiB = peakMiB - baselineMiB;
+    expect(growthMiB).toBeLessThan(RSS_GROWTH_LIMIT_MIB);
+
+    child.process.stdout.resume();
+    const completed = await child.waitFor((message) => message.method === 'turn/completed', 60_000);
+    expect(completed.params).toEqual(
+      expect.objectContaining({ threadId, status: 'completed', finalOutput: 'streamed' }),
+    );
+
+    let expectedIndex = 0;
+    let outOfOrder = 0;
+    let lastText = '';
+    for (const message of child.received) {
+      if (message.method !== 'item/agentMessage/delta') continue;
+      const params = message.params as { delta: string; payload: { text: string } };
+      if (params.delta !== ALPHABET[expectedIndex % ALPHABET.length]) outOfOrder += 1;
+      expectedIndex += 1;
+      lastText = params.payload.text;
+    }
+    expect({ deltas: expectedIndex, outOfOrder, textLength: lastText.length }).toEqual({
+      deltas: DELTAS,
+      outOfOrder: 0,
+      textLength: DELTAS,
+    });
+
+    const answers = child.received.filter(
+      (message: JsonMessage) => typeof message.id === 'string' && message.id.startsWith('blocked-'),
+    );
+    expect(answers.map((answer) => answer.id).sort()).toEqual([...requestIds].sort());
+    const unexpected = answers.filter(
+      (answer) => !('result' in answer) && (answer.error as { code: number }).code !== -32001,
+    );
+    expect(unexpected).toEqual([]);
+    const overloaded = answers.filter((answer) => 'error' in answer).length;
+    expect(child.invalidLines).toEqual([]);
+    console.log(
+      `slow client: ${DELTAS} deltas, RSS ${baselineMiB.toFixed(0)} → peak ${peakMiB.toFixed(0)} MiB while blocked (+${growthMiB.toFixed(0)} MiB; model stream fully consumed while blocked: ${modelDoneWhileBlocked}), ` +
+        `${REQUESTS_WHILE_BLOCKED} requests sent while blocked → ${REQUESTS_WHILE_BLOCKED - overloaded} results, ${overloaded} × -32001`,
+    );
+    child.received.length = 0;
+  });
+});
