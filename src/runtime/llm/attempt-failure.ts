@@ -2,9 +2,10 @@
 
 /**
  * `request`: the request could not be built or a local consumer failed (never retried);
- * `stream`: the 2xx body carried an invalid chunk or a provider error payload.
+ * `stream`: the 2xx body carried a provider error payload; `malformed`: a chunk that is not JSON.
  */
-export type AttemptFailureKind = 'cancelled' | 'timeout' | 'network' | 'http' | 'stream' | 'request';
+export type AttemptFailureKind =
+  'cancelled' | 'timeout' | 'network' | 'http' | 'stream' | 'malformed' | 'request';
 
 export class AttemptFailure extends Error {
   constructor(
@@ -36,7 +37,11 @@ export function actionFor(failure: AttemptFailure): FailureAction {
     case 'http':
       return actionForStatus(failure.status ?? 0);
     case 'stream':
+      // A provider error payload without a status reports a server-side failure, like a 5xx.
       return failure.status === null ? 'retry' : actionForStatus(failure.status);
+    case 'malformed':
+      // Not in §14.4's retryable list: the same endpoint would most likely answer the same way.
+      return 'failover';
     case 'cancelled':
     case 'request':
       return 'abort';

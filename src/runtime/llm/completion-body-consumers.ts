@@ -44,7 +44,7 @@ export class JsonBodyConsumer implements ResponseBodyConsumer {
     try {
       document = JSON.parse(text);
     } catch (error) {
-      throw new StreamChunkError(`invalid stream chunk: ${errorMessage(error)}`);
+      throw new StreamChunkError(`invalid stream chunk: ${errorMessage(error)}`, 'malformed');
     }
     this.assembler.acceptChunk(document);
   }

@@ -60,7 +60,10 @@ type AttemptOutcome =
 
 function asAttemptFailure(error: unknown): AttemptFailure {
   if (error instanceof AttemptFailure) return error;
-  if (error instanceof StreamChunkError) return new AttemptFailure(error.message, 'stream', error.status);
+  if (error instanceof StreamChunkError) {
+    const kind = error.origin === 'malformed' ? 'malformed' : 'stream';
+    return new AttemptFailure(error.message, kind, error.status);
+  }
   return new AttemptFailure(errorMessage(error), 'request');
 }
 

@@ -8,9 +8,15 @@ import { errorMessage } from './error-message';
 type JsonObject = Record<string, unknown>;
 
 /** Why a stream attempt failed while being read; `status` is a provider-given HTTP-like code. */
+/**
+ * A stream the client cannot use: `provider` when the provider sent an `{"error":…}` payload (it
+ * reported its own failure, like an HTTP error), `malformed` when a chunk is not a JSON object at all
+ * (the endpoint speaks something else).
+ */
 export class StreamChunkError extends Error {
   constructor(
     message: string,
+    readonly origin: 'provider' | 'malformed',
     readonly status: number | null = null,
   ) {
     super(message);
@@ -60,9 +66,9 @@ function statusOf(error: JsonObject): number | null {
 function providerError(error: unknown): StreamChunkError {
   if (isObject(error)) {
     const message = nonEmptyString(error.message) ?? JSON.stringify(error);
-    return new StreamChunkError(message, statusOf(error));
+    return new StreamChunkError(message, 'provider', statusOf(error));
   }
-  return new StreamChunkError(typeof error === 'string' ? error : JSON.stringify(error));
+  return new StreamChunkError(typeof error === 'string' ? error : JSON.stringify(error), 'provider');
 }
 
 export class StreamAssembler {
@@ -89,7 +95,7 @@ export class StreamAssembler {
     try {
       chunk = JSON.parse(payload);
     } catch (error) {
-      throw new StreamChunkError(`invalid stream chunk: ${errorMessage(error)}`);
+      throw new StreamChunkError(`invalid stream chunk: ${errorMessage(error)}`, 'malformed');
     }
     this.acceptChunk(chunk);
   }
@@ -99,7 +105,8 @@ export class StreamAssembler {
    * in for `delta`.
    */
   acceptChunk(chunk: unknown): void {
-    if (!isObject(chunk)) throw new StreamChunkError('invalid stream chunk: expected a JSON object');
+    if (!isObject(chunk))
+      throw new StreamChunkError('invalid stream chunk: expected a JSON object', 'malformed');
     if (chunk.error !== undefined && chunk.error !== null) throw providerError(chunk.error);
 
     const choice = Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0] : null;

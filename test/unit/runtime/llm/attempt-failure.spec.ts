@@ -26,6 +26,7 @@ describe('actionFor', () => {
     ['timeout', null, 'retry'],
     ['network', null, 'retry'],
     ['stream', null, 'retry'],
+    ['malformed', null, 'failover'],
     ['stream', 429, 'retry'],
     ['stream', 400, 'abort'],
     ['stream', 401, 'failover'],

@@ -520,15 +520,41 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
   });
 
   describe('malformed streams', () => {
-    it('fails with a clear error for a malformed data line before output', async () => {
+    it('fails without retrying a malformed data line before output (not retryable per §14.4)', async () => {
       server.setFallback({
         type: 'stream',
         steps: [{ chunk: chunks.role() }, { raw: 'data: {"choices": [oops\n\n' }],
       });
-      const error = await rejection(complete(request({ settings: { retry: { max_attempts: 1 } } })));
+      const error = await rejection(complete(request()));
       expect(error.message).toMatch(
         /^llm request failed: all endpoint targets failed: primary: invalid stream chunk: .+ \(attempt 1\)$/,
       );
+      expect(server.requests).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+    });
+
+    it('fails over to the next endpoint after a malformed stream', async () => {
+      const healthy = await FakeOpenAiServer.start();
+      try {
+        const settings = parseLlmSettingsDocument(
+          fakeSettingsDocument({
+            endpoints: [
+              { id: 'garbled', apiBase: server.baseUrl },
+              { id: 'healthy', apiBase: healthy.baseUrl },
+            ],
+            backend: 'openai',
+            model: 'm',
+          }),
+        );
+        server.setFallback({ type: 'stream', steps: [{ raw: 'data: <html>\n\n' }] });
+        healthy.enqueue(textReply(['fine']));
+        const response = await complete(request({ resolved: resolveModelEndpoint(settings, 'openai', 'm') }));
+        expect(response.content).toBe('fine');
+        expect(server.requests).toHaveLength(1);
+        expect(sleeps).toEqual([]);
+      } finally {
+        await healthy.close();
+      }
     });
 
     it('fails at once for a malformed data line after output', async () => {
