@@ -1,0 +1,81 @@
+/**
+ * embedding-guide.md "Wiring": AppServerModule.forRootAsync inside a product's Nest module, the
+ * in-process transport strategy, and the server core that clients connect to.
+ */
+// #region module
+import { Module, type DynamicModule, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  AppServerModule,
+  Runner,
+  type AppServerModuleOptions,
+  type ModelProvider,
+} from 'vv-agent-app-server';
+// The server core and the in-process strategy are not re-exported by the package entry.
+import { AppServerCore } from 'vv-agent-app-server/dist/app-server/protocol/app-server-core';
+import { InProcessServer } from 'vv-agent-app-server/dist/app-server/transport/in-process.server';
+import { TenantDirectory, TenantHost } from './tenant-host';
+
+@Module({ providers: [TenantDirectory], exports: [TenantDirectory] })
+export class TenantsModule {}
+
+export interface ProductConfig {
+  modelProvider: ModelProvider;
+  /** A sqlite file (its directory is created) or ':memory:'. */
+  storePath: string;
+}
+
+@Module({})
+export class ProductModule {
+  static forRoot(config: ProductConfig): DynamicModule {
+    return {
+      module: ProductModule,
+      imports: [
+        TenantsModule,
+        AppServerModule.forRootAsync({
+          imports: [TenantsModule],
+          inject: [TenantDirectory],
+          useFactory: (tenants: TenantDirectory): AppServerModuleOptions => ({
+            runner: new Runner({ modelProvider: config.modelProvider }),
+            host: new TenantHost(tenants),
+            store: { path: config.storePath },
+            approvalPolicy: 'on-request', // used when the host's run config sets none
+            approvalTimeoutMs: 30_000, // likewise
+            maxQueuedRequests: 128,
+            maxMessageBytes: 16 * 1024 * 1024,
+          }),
+        }),
+      ],
+    };
+  }
+}
+// #endregion module
+
+// #region bootstrap
+export interface ProductServer {
+  app: INestMicroservice;
+  core: AppServerCore;
+  tenants: TenantDirectory;
+  close(): Promise<void>;
+}
+
+export async function startProductServer(config: ProductConfig): Promise<ProductServer> {
+  const strategy = new InProcessServer();
+  const app = await NestFactory.createMicroservice(ProductModule.forRoot(config), {
+    strategy,
+    logger: ['error', 'warn'],
+  });
+  const core = app.get(AppServerCore);
+  strategy.attach(core); // hands the core the @MessagePattern handlers Nest registered
+  await app.listen(); // the store is open by now: migrations and restart recovery ran
+  return {
+    app,
+    core,
+    tenants: app.get(TenantDirectory),
+    close: async () => {
+      await core.shutdown('signal'); // running turns end interrupted, pending approvals resolve
+      await app.close();
+    },
+  };
+}
+// #endregion bootstrap
