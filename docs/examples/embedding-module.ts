@@ -6,14 +6,13 @@
 import { Module, type DynamicModule, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
+  AppServerCore,
   AppServerModule,
+  InProcessServer,
   Runner,
   type AppServerModuleOptions,
   type ModelProvider,
 } from 'vv-agent-app-server';
-// The server core and the in-process strategy are not re-exported by the package entry.
-import { AppServerCore } from 'vv-agent-app-server/dist/app-server/protocol/app-server-core';
-import { InProcessServer } from 'vv-agent-app-server/dist/app-server/transport/in-process.server';
 import { TenantDirectory, TenantHost } from './tenant-host';
 
 @Module({ providers: [TenantDirectory], exports: [TenantDirectory] })

@@ -2,7 +2,7 @@
  * embedding-guide.md "Bringing your own transport": one connection per socket on the shared server
  * core — the same line handler, limits and errors as stdio.
  */
-import type { AppServerCore } from 'vv-agent-app-server/dist/app-server/protocol/app-server-core';
+import type { AppServerCore } from 'vv-agent-app-server';
 
 // #region socket
 /** The little a WebSocket (or IPC channel) has to offer. */

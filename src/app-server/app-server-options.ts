@@ -1,4 +1,5 @@
 /** Options of `AppServerModule.forRoot` (protocol.md §10.4). */
+import type { Type } from '@nestjs/common';
 import type { Agent } from '../runtime/agent';
 import type { Runner } from '../runtime/runner';
 import type { RunConfig } from '../runtime/run-config';
@@ -9,8 +10,12 @@ import type { AppModelInfo } from './protocol/wire-types';
 export interface AppServerModuleOptions {
   /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */
   runner?: Runner;
-  /** Product host; when absent a DefaultAppServerHost is built from agent, runConfig and models. */
-  host?: AppServerHost;
+  /**
+   * Product host; when absent a DefaultAppServerHost is built from agent, runConfig and models. A class
+   * is instantiated by Nest with its constructor dependencies injected — the `forRoot` form of binding
+   * `{ provide: APP_SERVER_HOST, useClass: ProductHost }` (protocol.md §10.4).
+   */
+  host?: AppServerHostBinding;
   agent?: Agent;
   runConfig?: RunConfig;
   models?: AppModelInfo[];
@@ -26,10 +31,14 @@ export interface AppServerModuleOptions {
   maxMessageBytes?: number;
 }
 
+/** A host instance, or a host class for Nest to build with dependency injection. */
+export type AppServerHostBinding = AppServerHost | Type<AppServerHost>;
+
 /** Options with every default applied; what the modules inject. */
 export interface ResolvedAppServerOptions {
   runner: Runner | null;
-  host: AppServerHost;
+  /** The host, or its class; the module binds the instance under APP_SERVER_HOST. */
+  host: AppServerHostBinding;
   storePath: string;
   approvalPolicy: ApprovalPolicy;
   approvalTimeoutMs: number;

@@ -17,6 +17,7 @@ import {
   type ResolvedAppServerOptions,
 } from './app-server-options';
 import { resolveAppServerOptions } from './app-server-options.resolve';
+import { ModuleRef } from '@nestjs/core';
 import { APP_SERVER_HOST, type AppServerHost } from './host/app-server-host';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { ModelsModule } from './models/models.module';
@@ -48,10 +49,15 @@ export interface AppServerModuleAsyncOptions {
 /** Raw options of forRootAsync, before defaults. */
 const APP_SERVER_MODULE_OPTIONS = Symbol('APP_SERVER_MODULE_OPTIONS');
 
+/** Binds the configured host; a host class is built by Nest with its dependencies injected. */
 const hostProvider: Provider = {
   provide: APP_SERVER_HOST,
-  inject: [APP_SERVER_OPTIONS],
-  useFactory: (options: ResolvedAppServerOptions): AppServerHost => options.host,
+  inject: [APP_SERVER_OPTIONS, ModuleRef],
+  useFactory: (
+    options: ResolvedAppServerOptions,
+    moduleRef: ModuleRef,
+  ): AppServerHost | Promise<AppServerHost> =>
+    typeof options.host === 'function' ? moduleRef.create(options.host) : options.host,
 };
 
 @Module({})

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
-import type { AppServerHost } from '../../../src/app-server/host/app-server-host';
+import { APP_SERVER_HOST, type AppServerHost } from '../../../src/app-server/host/app-server-host';
 import {
   APP_SERVER_OPTIONS,
   type ResolvedAppServerOptions,
@@ -149,5 +149,57 @@ describe('AppServerModule in-process (Nest wiring)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('builds a host class with Nest dependency injection (the useClass override of §10.4)', async () => {
+    @Injectable()
+    class Catalog {
+      readonly models = [{ id: 'tenant-model', supportsTools: false }];
+    }
+    @Module({ providers: [Catalog], exports: [Catalog] })
+    class CatalogModule {}
+
+    @Injectable()
+    class ProductHost extends DefaultAppServerHost {
+      constructor(private readonly catalog: Catalog) {
+        super();
+      }
+      override async listModels() {
+        return { models: this.catalog.models };
+      }
+    }
+
+    const app = await NestFactory.createApplicationContext(
+      AppServerModule.forRootAsync({
+        imports: [CatalogModule],
+        useFactory: () => ({ store: { path: ':memory:' }, host: ProductHost }),
+      }),
+      { logger: false, abortOnError: false },
+    );
+    try {
+      const host = app.get<AppServerHost>(APP_SERVER_HOST);
+      expect(host).toBeInstanceOf(ProductHost);
+      await expect(host.listModels({})).resolves.toEqual({
+        models: [{ id: 'tenant-model', supportsTools: false }],
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves model/list from a host class passed to forRoot', async () => {
+    @Injectable()
+    class FixedCatalogHost extends DefaultAppServerHost {
+      constructor() {
+        super({ models: MODELS });
+      }
+    }
+    server = await startInProcessAppServer(
+      { store: { path: ':memory:' }, host: FixedCatalogHost },
+      new SilentLogger(),
+    );
+    const client = await clientOf(server);
+    await client.call('initialize', { clientInfo: { name: 't' } });
+    await expect(client.call('model/list')).resolves.toMatchObject({ result: { models: MODELS } });
   });
 });
