@@ -48,21 +48,7 @@ export function actionFor(failure: AttemptFailure): FailureAction {
   }
 }
 
-const PROMPT_TOO_LONG_MARKERS = [
-  'context length',
-  'context_length_exceeded',
-  'maximum context length',
-  'prompt is too long',
-  'prompt_too_long',
-  'request too large',
-  'too many tokens',
-];
-
-/** runtime.md §12.3: error texts that mean the prompt does not fit the model. */
-export function isPromptTooLong(text: string): boolean {
-  const lower = text.toLowerCase();
-  return PROMPT_TOO_LONG_MARKERS.some((marker) => lower.includes(marker));
-}
+export { isPromptTooLong } from '../model/prompt-too-long';
 
 /** `Retry-After` as delta-seconds or an HTTP date; `null` when absent or unparseable. */
 export function parseRetryAfterMs(value: string | undefined, nowMs: number): number | null {

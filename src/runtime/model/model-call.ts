@@ -13,6 +13,7 @@ import {
   type StreamCallbacks,
   type ToolSpec,
 } from './types';
+import { isPromptTooLong } from './prompt-too-long';
 
 export interface ModelCallSetup {
   sink: RunEventSink;
@@ -28,21 +29,6 @@ export type ModelCallOutcome =
   { ok: true; response: LlmResponse } | { ok: false; error: string; cancelled: boolean };
 
 type ModelErrorCode = 'model_request_cancelled' | 'prompt_too_long' | 'model_request_failed';
-
-const PROMPT_TOO_LONG_MARKERS = [
-  'context length',
-  'context_length_exceeded',
-  'maximum context length',
-  'prompt is too long',
-  'prompt_too_long',
-  'request too large',
-  'too many tokens',
-];
-
-export function isPromptTooLong(message: string): boolean {
-  const lower = message.toLowerCase();
-  return PROMPT_TOO_LONG_MARKERS.some((marker) => lower.includes(marker));
-}
 
 /** Labels a failed call: error code, event outcome and ledger status. */
 export function classifyModelError(
