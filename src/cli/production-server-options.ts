@@ -16,7 +16,7 @@ import {
   type LlmSettings,
 } from '../runtime/llm';
 import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
-import type { BuiltinToolName } from '../runtime/tools/types';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../runtime/tools/types';
 import type { AppServerModuleOptions } from '../app-server/app-server-options';
 import type { AppModelInfo } from '../app-server/protocol/wire-types';
 import type { ListenOptions } from './cli-invocation';
@@ -26,16 +26,8 @@ export class CliConfigurationError extends Error {}
 
 export const PRODUCTION_INSTRUCTIONS =
   'You are the vv-agent App Server assistant. Complete user requests with available tools.';
-export const PRODUCTION_TOOLS: BuiltinToolName[] = [
-  'find_files',
-  'file_info',
-  'read_file',
-  'write_file',
-  'edit_file',
-  'search_files',
-  'todo_write',
-  'bash',
-];
+/** Every built-in, in the order §12.4 lists them (after the two control tools every agent has). */
+export const PRODUCTION_TOOLS: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES;
 const PRODUCTION_MAX_CYCLES = 80;
 
 export function defaultStorePath(env: NodeJS.ProcessEnv): string {
@@ -88,7 +80,7 @@ export function buildProductionServerOptions(
     name: 'assistant',
     instructions: PRODUCTION_INSTRUCTIONS,
     model: { type: 'resolved', config: resolved },
-    tools: PRODUCTION_TOOLS,
+    tools: [...PRODUCTION_TOOLS],
     maxCycles: PRODUCTION_MAX_CYCLES,
     noToolPolicy: 'continue',
   });
