@@ -8,7 +8,9 @@ import type { AppTurn } from '../protocol/wire-types';
 import { appendMessages, ConversationRepository } from './conversation.repository';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { ThreadEntity } from './entities';
+import type { ItemReplayQuery } from './item-replay';
 import { ItemRepository, upsertItem } from './item.repository';
+import { PreparedStatements } from './prepared-statements';
 import {
   currentRecoveryEnvironment,
   type RecoveredTurn,
@@ -18,6 +20,7 @@ import {
 import { StoreError } from './store-errors';
 import { StoreExecutor } from './store-executor';
 import type { ItemVersion } from './stored-records';
+import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
 import { ThreadRepository } from './thread.repository';
 import {
   completeTurn,
@@ -54,6 +57,7 @@ export class AppServerStore {
   private constructor(
     readonly path: string,
     private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly executor: StoreExecutor,
     /** Turns recovered when this store was opened. */
     readonly recoveredTurns: readonly RecoveredTurn[],
@@ -73,13 +77,14 @@ export class AppServerStore {
     } catch (error) {
       throw StoreError.from(error);
     }
-    const executor = new StoreExecutor(dataSource);
+    const statements = new PreparedStatements(dataSource);
+    const executor = new StoreExecutor(dataSource, statements);
     try {
       const recovered = await recoverInterruptedTurns(
         executor,
         options.recovery ?? currentRecoveryEnvironment(),
       );
-      return new AppServerStore(path, dataSource, executor, recovered);
+      return new AppServerStore(path, dataSource, statements, executor, recovered);
     } catch (error) {
       await dataSource.destroy().catch(() => undefined);
       throw StoreError.from(error);
@@ -88,6 +93,14 @@ export class AppServerStore {
 
   get isOpen(): boolean {
     return !this.closed;
+  }
+
+  /**
+   * thread/read and thread/resume (protocol.md §3.4, §3.5, §8.8): the thread, its turns and the
+   * stored replay window, read as one store operation. Null when the thread does not exist.
+   */
+  readThread(threadId: string, query: ItemReplayQuery = {}): Promise<StoredThreadSnapshot | null> {
+    return this.executor.read((statements) => readThreadSnapshot(statements, threadId, query));
   }
 
   /** turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically. */
@@ -130,6 +143,7 @@ export class AppServerStore {
     this.closed = true;
     await this.executor.drain();
     try {
+      await this.statements.finalizeAll();
       if (this.dataSource.isInitialized) await this.dataSource.destroy();
     } catch (error) {
       throw StoreError.from(error);

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_SERVER_ENTITIES } from './entities';
 import { APP_SERVER_MIGRATIONS } from './migrations';
+import { untracedSqlite3 } from './sqlite3-driver';
 import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from './stderr-typeorm-logger';
 
 export const IN_MEMORY_STORE_PATH = ':memory:';
@@ -29,6 +30,7 @@ export function createStoreDataSource(path: string, options: StoreDataSourceOpti
   if (!inMemory) mkdirSync(dirname(database), { recursive: true });
   return new DataSource({
     type: 'sqlite',
+    driver: untracedSqlite3,
     database,
     // WAL is meaningless for an in-memory database.
     enableWAL: !inMemory,

@@ -9,7 +9,13 @@ export {
   type StoreDataSourceOptions,
 } from './data-source';
 export { ItemRepository, type ItemReadQuery } from './item.repository';
-export { overlayLiveVersions, selectReplayItems, type ItemReplayQuery } from './item-replay';
+export {
+  completeReplay,
+  overlayLiveVersions,
+  selectReplayItems,
+  type ItemReplayQuery,
+  type StoredReplayWindow,
+} from './item-replay';
 export { PersistenceModule, StoreShutdown } from './persistence.module';
 export {
   currentRecoveryEnvironment,
@@ -21,6 +27,7 @@ export {
 } from './restart-recovery';
 export { InvalidThreadCursorError, StoreError } from './store-errors';
 export { toAppThread, type ItemVersion, type StoredThread, type TurnOwnership } from './stored-records';
+export type { StoredThreadSnapshot } from './thread-snapshot';
 export {
   DEFAULT_THREAD_LIST_LIMIT,
   ThreadRepository,

@@ -34,7 +34,51 @@ export function selectReplayItems(versions: readonly ItemVersion[], query: ItemR
   const ordered = [...versions].sort((a, b) => a.createdSeq - b.createdSeq);
   const anchor =
     query.afterItemId === undefined ? undefined : ordered.find((v) => v.item.itemId === query.afterItemId);
-  const selected = anchor ? ordered.filter((v) => v.changeSeq > anchor.createdSeq) : ordered;
-  const limited = query.limit === undefined ? selected : selected.slice(0, query.limit);
+  return selectOrderedAfter(ordered, anchor?.createdSeq, query.limit);
+}
+
+/**
+ * The stored side of a replay, already narrowed in SQL (ItemRepository): the rows that can be part
+ * of the answer, and where the stored `afterItemId` item was created.
+ */
+export interface StoredReplayWindow {
+  /** In createdSeq order. */
+  versions: ItemVersion[];
+  /** Undefined when no afterItemId was asked or no stored item of the thread has that id. */
+  anchorCreatedSeq?: number;
+}
+
+/**
+ * Finishes a replay over a stored window: live versions overlay the stored ones, then the §8.8
+ * selection. The anchor is the stored item, else the live one (created, not yet persisted), else
+ * there is none and every item qualifies. An item's createdSeq never changes, so a stored and a
+ * live version of one item name the same anchor.
+ */
+export function completeReplay(
+  window: StoredReplayWindow,
+  live: readonly ItemVersion[],
+  query: ItemReplayQuery = {},
+): AppItem[] {
+  const ordered =
+    live.length === 0
+      ? window.versions
+      : overlayLiveVersions(window.versions, live).sort((a, b) => a.createdSeq - b.createdSeq);
+  const anchorCreatedSeq =
+    window.anchorCreatedSeq ??
+    (query.afterItemId === undefined
+      ? undefined
+      : live.find((v) => v.item.itemId === query.afterItemId)?.createdSeq);
+  return selectOrderedAfter(ordered, anchorCreatedSeq, query.limit);
+}
+
+/** `ordered` by createdSeq: the versions changed after the anchor's creation, then `limit`. */
+function selectOrderedAfter(
+  ordered: readonly ItemVersion[],
+  anchorCreatedSeq: number | undefined,
+  limit: number | undefined,
+): AppItem[] {
+  const selected =
+    anchorCreatedSeq === undefined ? ordered : ordered.filter((v) => v.changeSeq > anchorCreatedSeq);
+  const limited = limit === undefined ? selected : selected.slice(0, limit);
   return limited.map((v) => v.item);
 }

@@ -7,16 +7,25 @@
  * so the event loop stays free while a statement runs.
  */
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PreparedStatements } from './prepared-statements';
 import { InvalidThreadCursorError, StoreError } from './store-errors';
 
 export class StoreExecutor {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   /** Runs `work` alone on the connection (no transaction). */
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.enqueue(() => work(this.dataSource.manager));
+  }
+
+  /** Runs `work` alone on the connection with the cached prepared statements (hot reads). */
+  read<T>(work: (statements: PreparedStatements) => Promise<T>): Promise<T> {
+    return this.enqueue(() => work(this.statements));
   }
 
   /** Runs `work` alone on the connection inside one transaction. */

@@ -1,6 +1,7 @@
 /** Threads: create, read, list (protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
 import type { EntityManager } from 'typeorm';
 import { ThreadEntity } from './entities';
+import type { PreparedStatements } from './prepared-statements';
 import { InvalidThreadCursorError } from './store-errors';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
@@ -8,6 +9,13 @@ import type { StoredThread } from './stored-records';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
 
 export const DEFAULT_THREAD_LIST_LIMIT = 50;
+
+/** One thread row, its columns aliased to ThreadEntity's property names. */
+const SELECT_THREAD_SQL = `
+  SELECT "thread_id" AS "threadId", "agent_key" AS "agentKey", "cwd", "metadata_json" AS "metadataJson",
+    "created_at" AS "createdAt", "updated_at" AS "updatedAt", "archived_at" AS "archivedAt",
+    "active_turn_id" AS "activeTurnId"
+  FROM "threads" WHERE "thread_id" = ?`;
 
 export interface NewThread {
   threadId: string;
@@ -53,7 +61,7 @@ export class ThreadRepository {
   }
 
   get(threadId: string): Promise<StoredThread | null> {
-    return this.executor.run((manager) => findThread(manager, threadId));
+    return this.executor.read((statements) => selectThread(statements, threadId));
   }
 
   /** Selection and order of protocol.md §3.6; `nextCursor` non-null iff more matching threads exist. */
@@ -118,13 +126,21 @@ export class ThreadRepository {
   }
 }
 
-/** Also used inside multi-table transactions of the store facade. */
-export async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
-  const row = await manager.getRepository(ThreadEntity).findOneBy({ threadId });
-  return row ? toStoredThread(row) : null;
+async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
+  const rows: ThreadEntity[] = await manager.query(SELECT_THREAD_SQL, [threadId]);
+  return rows.length > 0 ? toStoredThread(rows[0]) : null;
 }
 
-function toStoredThread(row: ThreadEntity): StoredThread {
+/** The hot-path lookup: most thread and turn methods start with it. */
+export async function selectThread(
+  statements: PreparedStatements,
+  threadId: string,
+): Promise<StoredThread | null> {
+  const [row] = await statements.all<ThreadEntity>(SELECT_THREAD_SQL, [threadId]);
+  return row === undefined ? null : toStoredThread(row);
+}
+
+export function toStoredThread(row: ThreadEntity): StoredThread {
   return {
     threadId: row.threadId,
     agentKey: row.agentKey,

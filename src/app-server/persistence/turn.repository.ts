@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import type { AppTurn, TurnStatus } from '../protocol/wire-types';
 import { TurnEntity } from './entities';
+import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject, parseJsonObjectArray } from './stored-json';
 import type { TurnOwnership } from './stored-records';
@@ -26,6 +27,22 @@ export interface TurnCompletion {
   /** turn/completed params without threadId, turnId, runId, status (protocol.md §4.6). */
   result: Record<string, unknown>;
 }
+
+/** The columns of a wire turn (protocol.md §3.5). */
+export type TurnFields = Pick<
+  TurnEntity,
+  'turnId' | 'threadId' | 'runId' | 'status' | 'startedAt' | 'completedAt' | 'inputJson' | 'resultJson'
+>;
+
+/**
+ * A thread's turns in creation order, columns aliased to TurnEntity's property names. rowid breaks
+ * ties between turns started in the same millisecond (e.g. follow-ups).
+ */
+const SELECT_THREAD_TURNS_SQL = `
+  SELECT "turn_id" AS "turnId", "thread_id" AS "threadId", "run_id" AS "runId", "status",
+    "started_at" AS "startedAt", "completed_at" AS "completedAt", "input_json" AS "inputJson",
+    "result_json" AS "resultJson"
+  FROM "turns" WHERE "thread_id" = ? ORDER BY "started_at", rowid`;
 
 export class TurnRepository {
   constructor(private readonly executor: StoreExecutor) {}
@@ -55,17 +72,7 @@ export class TurnRepository {
 
   /** All turns of the thread in creation order (protocol.md §3.5). */
   listByThread(threadId: string): Promise<AppTurn[]> {
-    return this.executor.run(async (manager) => {
-      const rows = await manager
-        .getRepository(TurnEntity)
-        .createQueryBuilder('turn')
-        .where('turn.threadId = :threadId', { threadId })
-        // rowid breaks ties between turns started in the same millisecond (e.g. follow-ups).
-        .orderBy('turn.startedAt', 'ASC')
-        .addOrderBy('turn.rowid', 'ASC')
-        .getMany();
-      return rows.map(toAppTurn);
-    });
+    return this.executor.read((statements) => selectThreadTurns(statements, threadId));
   }
 
   /** Every turn still marked running, with its owner (restart recovery, §8.11). */
@@ -119,12 +126,17 @@ export async function findRunningTurns(manager: EntityManager): Promise<TurnOwne
   }));
 }
 
+async function selectThreadTurns(statements: PreparedStatements, threadId: string): Promise<AppTurn[]> {
+  const rows = await statements.all<TurnFields>(SELECT_THREAD_TURNS_SQL, [threadId]);
+  return rows.map(toAppTurn);
+}
+
 async function findTurn(manager: EntityManager, turnId: string): Promise<AppTurn | null> {
   const row = await manager.getRepository(TurnEntity).findOneBy({ turnId });
   return row ? toAppTurn(row) : null;
 }
 
-function toAppTurn(row: TurnEntity): AppTurn {
+export function toAppTurn(row: TurnFields): AppTurn {
   return {
     turnId: row.turnId,
     threadId: row.threadId,

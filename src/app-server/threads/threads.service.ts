@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { newThreadId } from '../app-server-ids';
 import { AppServerStore } from '../persistence/app-server-store';
-import { overlayLiveVersions, selectReplayItems } from '../persistence/item-replay';
+import { completeReplay } from '../persistence/item-replay';
 import { InvalidThreadCursorError } from '../persistence/store-errors';
 import { toAppThread, type StoredThread } from '../persistence/stored-records';
 import type {
@@ -73,17 +73,16 @@ export class ThreadsService {
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
    */
   async resume(params: ThreadResumeParamsDto, requesterId: string): Promise<ResumeOutcome> {
-    const thread = await this.requireThread(params.threadId);
-    const { threadId } = thread;
+    const { threadId } = await this.requireThread(params.threadId);
     this.subscriptions.clearClosed(threadId);
     const window = { afterItemId: params.afterItemId };
     if (params.subscribe === false)
-      return { response: await this.snapshot(thread, window), afterResponse: null };
+      return { response: await this.snapshot(threadId, window), afterResponse: null };
 
     this.notifications.hold(threadId, requesterId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
-      const response = await this.snapshot(thread, window);
+      const response = await this.snapshot(threadId, window);
       return { response, afterResponse: () => this.notifications.release(threadId, requesterId) };
     } catch (error) {
       if (newlySubscribed) {
@@ -97,9 +96,8 @@ export class ThreadsService {
   }
 
   /** §3.5: does not subscribe. */
-  async read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
-    const thread = await this.requireThread(params.threadId);
-    return this.snapshot(thread, { afterItemId: params.afterItemId, limit: params.limit });
+  read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+    return this.snapshot(params.threadId, { afterItemId: params.afterItemId, limit: params.limit });
   }
 
   /** §3.6; a cursor this store did not hand out is `/cursor` `is invalid`. */
@@ -153,15 +151,16 @@ export class ThreadsService {
   }
 
   /**
-   * All turns, and the items of §8.8 in their latest state: stored rows overlaid with the live
-   * turn's in-memory versions, taken last so the snapshot is as recent as possible.
+   * The thread, all turns, and the items of §8.8 in their latest state: stored rows (one store
+   * read) overlaid with the live turn's in-memory versions, taken last so the snapshot is as recent
+   * as possible. An unknown thread is `Thread not found`.
    */
-  private async snapshot(thread: StoredThread, window: ItemWindow): Promise<ThreadReadResponse> {
-    const turns = await this.store.turns.listByThread(thread.threadId);
-    const stored = await this.store.items.listVersions(thread.threadId);
-    const live = this.activeTurns.live(thread.threadId)?.projector.liveItems() ?? [];
-    const items = selectReplayItems(overlayLiveVersions(stored, live), window);
-    return { thread: this.toWire(thread), turns, items };
+  private async snapshot(threadId: string, window: ItemWindow): Promise<ThreadReadResponse> {
+    const stored = await this.store.readThread(threadId, window);
+    if (stored === null) throw RpcErrors.threadNotFound();
+    const live = this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
+    const items = completeReplay(stored.items, live, window);
+    return { thread: this.toWire(stored.thread), turns: stored.turns, items };
   }
 
   private toWire(thread: StoredThread): AppThread {

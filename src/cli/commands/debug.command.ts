@@ -3,7 +3,6 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, SubCommand } from 'nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
-import { runDebugSendMessage } from '../debug-send-message';
 import { protocolOutput } from '../stdout-guard';
 
 @SubCommand({ name: 'send-message', description: 'Run one scripted demo turn in-process' })
@@ -17,6 +16,8 @@ export class DebugSendMessageCommand extends CommandRunner {
 
   async run(): Promise<void> {
     if (this.invocation.kind !== 'debug-send-message') return;
+    // Loaded when run: the in-process server, client and scripted model serve only this command.
+    const { runDebugSendMessage } = await import('../debug-send-message');
     this.outcome.exitCode = await runDebugSendMessage(this.invocation.message, {
       stdout: protocolOutput,
       stderr: process.stderr,
