@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST_MAIN, JsonlChild, type JsonMessage } from '../helpers/jsonl-child';
+import { assertValidServerMessage } from '../helpers/schema-validation';
 
 jest.setTimeout(30_000);
 
@@ -39,6 +40,8 @@ afterEach(async () => {
   for (const child of children.splice(0)) {
     if (child.process.exitCode === null && child.process.signalCode === null) child.kill('SIGKILL');
     await child.waitExit();
+    // Whatever the input, everything the server wrote must be a message the committed schemas describe.
+    for (const message of child.received) assertValidServerMessage(message);
   }
 });
 
