@@ -34,6 +34,8 @@ export async function runStdioAppServer(
     app.useLogger(logger);
     server.attach(app.get(AppServerCore));
     await app.listen();
+    // Started: write what was buffered during bootstrap and log directly from now on.
+    app.flushLogs();
   } catch (error) {
     process.stderr.write(`${startupFailureMessage(error)}\n`);
     await app?.close().catch(() => undefined);

@@ -319,6 +319,7 @@ describe('stdio shutdown and stdout purity', () => {
       expect(message.jsonrpc).toBe('2.0');
       expect('result' in message || 'error' in message || 'method' in message).toBe(true);
     }
-    expect(child.stderr.length).toBeGreaterThan(0);
+    // The server's own Nest logger reaches stderr (buffered during bootstrap, flushed once listening).
+    expect(child.stderr).toMatch(/Nest microservice successfully started/);
   });
 });
