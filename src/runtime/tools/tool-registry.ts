@@ -10,7 +10,7 @@ import { normalizeToolMetadata } from './tool-metadata';
 import type { JsonSchema, ToolDefinition, ToolMetadata, ToolPolicy } from './types';
 
 export const BASH_DESCRIPTION_SUFFIX =
-  '\n\nRuntime shell hint: commands run via `bash` using prefix `bash -lc`.';
+  '\n\nRuntime shell hint: commands run via `bash` using prefix `bash -c` (non-login).';
 
 export interface RegisteredTool {
   readonly name: string;

@@ -51,7 +51,7 @@ describe('Agent.create (§1)', () => {
       const result = await runner.run(makeAgent({ tools: ['bash'] }), 'x');
       expect(seenTools.map((tool) => tool.name)).toEqual(['task_finish', 'ask_user', 'bash']);
       expect(seenTools[2].description).toMatch(
-        /\n\nRuntime shell hint: commands run via `bash` using prefix `bash -lc`\.$/,
+        /\n\nRuntime shell hint: commands run via `bash` using prefix `bash -c` \(non-login\)\.$/,
       );
       expect(seenTools[0].parameters).toMatchObject({ type: 'object', additionalProperties: false });
       expect(eventsOf(result.events, 'tool_call_completed')[0]).toMatchObject({

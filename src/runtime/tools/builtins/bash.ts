@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import type { ToolArtifact, ToolContext, ToolOutput } from '../types';
 import { persistOutputArtifact, readCapturedOutput } from './captured-output';
-import { runShell } from './shell-process';
+import { DEFAULT_CAPTURE_LIMIT_BYTES, runShell } from './shell-process';
 import { clamp, optionalBoolean, optionalString, type ToolArgs } from './tool-arguments';
 import { BuiltinToolError, errorOutput, guardBuiltin } from './tool-error';
 import { resolveWorkspacePath } from './workspace-path';
@@ -135,8 +135,15 @@ export function bashHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutpu
       const artifact = captured.truncated
         ? await persistOutputArtifact(ctx.workspace, ctx.runId, ctx.toolCallId, capturePath)
         : undefined;
-      const overflow = artifact && { artifact, originalBytes: captured.originalBytes };
-      return commandResult(outcome, captured.text, execDir.relative, timeoutSeconds, overflow);
+      const discardedBytes = outcome.discardedBytes ?? 0;
+      const overflow = artifact && { artifact, originalBytes: captured.originalBytes + discardedBytes };
+      const result = commandResult(outcome, captured.text, execDir.relative, timeoutSeconds, overflow);
+      // §10.6 v1.1: past the capture limit the output was discarded; the result says how much.
+      if (discardedBytes > 0 && result.type === 'result') {
+        result.result.metadata.output_limit_bytes = DEFAULT_CAPTURE_LIMIT_BYTES;
+        result.result.metadata.discarded_bytes = discardedBytes;
+      }
+      return result;
     } finally {
       await fs.rm(captureDir, { recursive: true, force: true });
     }

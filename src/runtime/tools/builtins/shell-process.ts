@@ -1,38 +1,55 @@
 /**
- * Runs one shell command in its own process group (runtime.md §10.6). stdout and stderr share one
- * capture file descriptor, so their writes land interleaved in the order the command made them; the
- * whole group is killed on timeout or cancellation so that no grandchild outlives the call.
+ * Runs one shell command (runtime.md §10.6, v1.1 hardening): `bash --noprofile --norc -c` (no login
+ * or rc files), a filtered environment, its own process group. stdout and stderr share one pipe
+ * (the launcher shell dups stderr onto stdout before exec'ing the command's shell), so their writes
+ * arrive interleaved in the order the command made them; the server copies at most
+ * `captureLimitBytes` of it to the capture file and drains and discards the rest, so a command
+ * printing without end never fills the disk. When the command ends — exit, timeout or cancellation —
+ * every process it started is killed (process-tree.ts), so nothing outlives the call.
  */
 import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { constants as osConstants } from 'node:os';
-import { promises as fs } from 'node:fs';
+
+import { commandEnvironment } from './shell-environment';
+import {
+  killCommandTree,
+  newProcessMarker,
+  PROCESS_MARKER_VARIABLE,
+  trackCommand,
+  type TrackedCommand,
+} from './process-tree';
+
+/** Default cap of the captured output and of the artifact (§10.6 v1.1: 64 MiB). */
+export const DEFAULT_CAPTURE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** How long the pipe may stay open after the command's tree was killed. */
+const OUTPUT_DRAIN_MS = 2_000;
+
+/** `exec 2>&1` joins stderr to the stdout pipe; `$1` is then run unchanged as the `-c` string. */
+const LAUNCHER = 'exec 2>&1; exec bash --noprofile --norc -c "$1"';
 
 export interface ShellRequest {
-  /** Passed to `bash -lc`. */
+  /** Passed to `bash --noprofile --norc -c`. */
   script: string;
   cwd: string;
   /** Written to stdin, which is then closed. */
   stdin: string;
   timeoutMs: number;
   signal: AbortSignal;
-  /** File that receives stdout and stderr. */
+  /** File that receives stdout and stderr, up to `captureLimitBytes`. */
   capturePath: string;
+  captureLimitBytes?: number;
+  /** Base environment (default: the server's), filtered per §10.6 v1.1. */
+  env?: NodeJS.ProcessEnv;
 }
 
-export type ShellOutcome =
+export type ShellOutcome = (
   | { kind: 'exited'; exitCode: number }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  | { kind: 'spawn_failed'; error: Error };
-
-/** SIGKILL to the whole group; the group may already be gone. */
-export function killProcessGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: nothing left to kill.
-  }
-}
+  | { kind: 'spawn_failed'; error: Error }
+) & { discardedBytes?: number };
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
   if (code !== null) return code;
@@ -42,27 +59,49 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 
 export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   if (request.signal.aborted) return { kind: 'cancelled' };
-  const capture = await fs.open(request.capturePath, 'w');
+  const limit = request.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
+  const marker = newProcessMarker();
   let child;
   try {
-    child = spawn('bash', ['-lc', request.script], {
+    child = spawn('bash', ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script], {
       cwd: request.cwd,
       detached: true,
-      stdio: ['pipe', capture.fd, capture.fd],
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
   } catch (error) {
     return { kind: 'spawn_failed', error: error as Error };
-  } finally {
-    // The child holds its own duplicates of the descriptor.
-    await capture.close();
   }
+  const tracked: TrackedCommand = { pgid: child.pid, marker };
+  const untrack = trackCommand(tracked);
 
-  return new Promise<ShellOutcome>((resolve) => {
+  const capture = createWriteStream(request.capturePath);
+  let capturedBytes = 0;
+  let discardedBytes = 0;
+  const stdout = child.stdout;
+  stdout?.on('data', (chunk: Buffer) => {
+    const room = limit - capturedBytes;
+    const kept = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(room, 0));
+    discardedBytes += chunk.length - kept.length;
+    if (kept.length === 0) return;
+    capturedBytes += kept.length;
+    // Backpressure while writing; once the cap is reached the pipe is drained at full speed.
+    if (!capture.write(kept)) {
+      stdout.pause();
+      capture.once('drain', () => stdout.resume());
+    }
+  });
+  const outputEnded = new Promise<void>((resolve) => {
+    if (!stdout) resolve();
+    else stdout.once('close', () => resolve());
+  });
+
+  const ended = await new Promise<ShellOutcome>((resolve) => {
     let stopReason: 'timeout' | 'cancelled' | undefined;
     let settled = false;
     const stop = (reason: 'timeout' | 'cancelled'): void => {
       stopReason ??= reason;
-      if (child.pid !== undefined) killProcessGroup(child.pid);
+      void killCommandTree(tracked);
     };
     const onAbort = (): void => stop('cancelled');
     const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
@@ -74,8 +113,6 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
       resolve(outcome);
     };
     request.signal.addEventListener('abort', onAbort, { once: true });
-    // Aborted while the capture file was being opened: the listener above will never fire.
-    if (request.signal.aborted) stop('cancelled');
     child.once('error', (error) => settle({ kind: 'spawn_failed', error }));
     child.once('exit', (code, signal) => {
       settle(
@@ -88,4 +125,14 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(request.stdin);
   });
+
+  // Background children (`&`, `setsid`, `nohup`) would otherwise keep running and keep the pipe open.
+  await killCommandTree(tracked);
+  untrack();
+  // A process that escaped the scan (e.g. `env -i`) could hold the pipe open forever: stop reading.
+  const drainTimer = setTimeout(() => stdout?.destroy(), OUTPUT_DRAIN_MS);
+  await outputEnded;
+  clearTimeout(drainTimer);
+  await new Promise<void>((resolve) => capture.end(() => resolve()));
+  return { ...ended, discardedBytes };
 }
