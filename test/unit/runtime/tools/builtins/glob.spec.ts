@@ -34,3 +34,36 @@ describe('compileGlob', () => {
     expect(compileGlob(pattern)(candidate)).toBe(expected);
   });
 });
+
+describe('compileGlob without exponential backtracking (issue 12)', () => {
+  // A backtracking regex takes minutes on these; an automaton simulation takes microseconds.
+  it('matches fourteen `*` against a 200-character name that almost fits', () => {
+    const matcher = compileGlob(`${'*'.repeat(14)}x`);
+    expect(matcher('a'.repeat(200))).toBe(false);
+    expect(matcher(`${'a'.repeat(200)}x`)).toBe(true);
+  });
+
+  it('handles many `**` segments and stars around literals', () => {
+    expect(compileGlob(`${'**/'.repeat(12)}*a*a*a*a*a*a*b`)(`${'x/'.repeat(30)}${'a'.repeat(200)}`)).toBe(
+      false,
+    );
+    expect(compileGlob('**/a*/**/b')('x/a1/y/z/b')).toBe(true);
+  });
+
+  it('rejects a glob whose {…} alternatives multiply beyond the bound', () => {
+    expect(() => compileGlob('{a,b}'.repeat(11))).toThrow('alternatives');
+    expect(compileGlob('{a,b}'.repeat(10))('ab'.repeat(5))).toBe(true);
+  });
+
+  it.each([
+    ['[a-]', '-', true],
+    ['[]]', ']', true],
+    ['[!a]', '/', false],
+    ['**/', 'a/', true],
+    ['a/**', 'a/', true],
+    ['{a,{b,c}d}', 'cd', true],
+    ['[{]x', '{x', true],
+  ])('%j matches %j: %s', (pattern, candidate, expected) => {
+    expect(compileGlob(pattern)(candidate)).toBe(expected);
+  });
+});
