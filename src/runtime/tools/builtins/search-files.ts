@@ -1,24 +1,13 @@
 /** `search_files` (runtime.md §10.4): regex search over workspace text files, no external binary. */
-import { promises as fs } from 'node:fs';
-
 import type { ToolContext, ToolOutput } from '../types';
-import {
-  hasBinarySuffix,
-  isSupportedFileType,
-  looksBinary,
-  matchesFileType,
-  SUPPORTED_FILE_TYPES,
-} from './file-types';
+import { hasBinarySuffix, isSupportedFileType, matchesFileType, SUPPORTED_FILE_TYPES } from './file-types';
 import { compileGlob } from './glob';
 import { resolveListingRoot, type ListingRoot } from './listing-root';
 import { isSensitivePath } from './path-classification';
-import { buildSearchRegex, matchFile, type MatchOptions } from './search-matcher';
-import {
-  renderSearchReport,
-  SEARCH_OUTPUT_MODES,
-  type SearchFindings,
-  type SearchOutputMode,
-} from './search-report';
+import { searchInWorker, SearchCancelled } from './search-in-worker';
+import { MAX_SEARCH_FILE_BYTES, type SearchJobTarget } from './search-job';
+import { buildSearchRegex, type MatchOptions } from './search-matcher';
+import { renderSearchReport, SEARCH_OUTPUT_MODES, type SearchOutputMode } from './search-report';
 import {
   optionalBoolean,
   optionalInteger,
@@ -26,16 +15,11 @@ import {
   requiredString,
   type ToolArgs,
 } from './tool-arguments';
-import { BuiltinToolError, guardBuiltin } from './tool-error';
+import { BuiltinToolError, errorOutput, guardBuiltin } from './tool-error';
 import { successOutput } from './tool-output';
 import { walkFiles } from './workspace-walk';
 
 const DEFAULT_HEAD_LIMIT = 250;
-
-interface SearchTarget {
-  absolute: string;
-  workspaceRelative: string;
-}
 
 interface CandidateFilter {
   includeHidden: boolean;
@@ -77,10 +61,10 @@ function contextLines(args: ToolArgs, name: 'a' | 'b'): number {
 async function collectTargets(
   root: ListingRoot,
   filter: CandidateFilter,
-): Promise<{ targets: SearchTarget[]; sensitiveOmitted: number }> {
-  const targets: SearchTarget[] = [];
+): Promise<{ targets: SearchJobTarget[]; sensitiveOmitted: number }> {
+  const targets: SearchJobTarget[] = [];
   let sensitiveOmitted = 0;
-  const consider = (target: SearchTarget): void => {
+  const consider = (target: SearchJobTarget): void => {
     if (filter.type !== undefined && !matchesFileType(target.workspaceRelative, filter.type)) return;
     if (filter.type === undefined && hasBinarySuffix(target.workspaceRelative)) return;
     if (!filter.includeSensitive && isSensitivePath(target.workspaceRelative)) {
@@ -110,14 +94,6 @@ async function collectTargets(
   return { targets, sensitiveOmitted };
 }
 
-/** Text of a searchable file, or null for unreadable and binary files. */
-async function readSearchableText(absolute: string): Promise<string | null> {
-  const bytes = await fs.readFile(absolute).catch(() => null);
-  if (bytes === null || looksBinary(bytes)) return null;
-  // Lenient: a stray invalid byte should not hide the rest of a text file from search.
-  return new TextDecoder('utf-8').decode(bytes);
-}
-
 export function searchFilesHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutput> {
   return guardBuiltin(async () => {
     const pattern = requiredString(args, 'pattern');
@@ -136,8 +112,7 @@ export function searchFilesHandler(ctx: ToolContext, args: ToolArgs): Promise<To
     const showLineNumbers = optionalBoolean(args, 'n') ?? true;
     const rawPath = optionalString(args, 'path') ?? '.';
     const glob = optionalString(args, 'glob') ?? '**/*';
-    const matchOptions: MatchOptions = {
-      regex,
+    const matchOptions: Omit<MatchOptions, 'regex'> = {
       multiline,
       contextBefore: contextLines(args, 'b'),
       contextAfter: contextLines(args, 'a'),
@@ -153,18 +128,23 @@ export function searchFilesHandler(ctx: ToolContext, args: ToolArgs): Promise<To
       type,
     });
 
-    const findings: SearchFindings = { fileCounts: [], rows: [], totalMatches: 0 };
-    let filesSearched = 0;
-    for (const target of targets) {
-      const text = await readSearchableText(target.absolute);
-      if (text === null) continue;
-      filesSearched += 1;
-      const result = matchFile(target.workspaceRelative, text, matchOptions);
-      if (result.matches === 0) continue;
-      findings.fileCounts.push([target.workspaceRelative, result.matches]);
-      findings.totalMatches += result.matches;
-      for (const row of result.rows) findings.rows.push(row);
+    let searched;
+    try {
+      searched = await searchInWorker(
+        {
+          source: regex.source,
+          flags: regex.flags,
+          targets,
+          options: matchOptions,
+          maxFileBytes: MAX_SEARCH_FILE_BYTES,
+        },
+        { signal: ctx.signal },
+      );
+    } catch (error) {
+      if (error instanceof SearchCancelled) return errorOutput('tool_execution_cancelled', error.message);
+      throw error;
     }
+    const { findings, filesSearched, filesCut } = searched;
 
     const report = renderSearchReport(findings, { pattern, outputMode, offset, headLimit, showLineNumbers });
     return successOutput(report.text, {
@@ -187,6 +167,9 @@ export function searchFilesHandler(ctx: ToolContext, args: ToolArgs): Promise<To
       content_truncated: report.contentTruncated,
       truncated: report.headLimited || report.contentTruncated,
       ...(sensitiveOmitted > 0 ? { sensitive_files_omitted: sensitiveOmitted } : {}),
+      ...(filesCut.length > 0
+        ? { files_cut_at_bytes: MAX_SEARCH_FILE_BYTES, files_cut: filesCut.slice(0, 100) }
+        : {}),
     });
   });
 }

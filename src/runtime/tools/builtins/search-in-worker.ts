@@ -1,0 +1,74 @@
+/**
+ * Runs a {@link SearchJob} on a worker thread with a deadline, so that neither a catastrophic regex
+ * nor a huge file blocks the server's event loop (issue 12). Past the deadline, or when the run is
+ * cancelled, the worker is terminated (V8 interrupts even a regex in progress).
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+import type { SearchJob, SearchJobResult } from './search-job';
+import { BuiltinToolError } from './tool-error';
+
+/** Time one `search_files` call may take. */
+export const SEARCH_DEADLINE_MS = 10_000;
+
+export class SearchCancelled extends Error {}
+
+/**
+ * The built worker is plain JavaScript next to this file; from TypeScript sources (tests, ts-node)
+ * the worker compiles its entry with ts-node first.
+ */
+function workerBootstrap(): { code: string; entry: string; compile: boolean } {
+  const built = path.join(__dirname, 'search-worker.js');
+  const compile = !existsSync(built);
+  const entry = compile ? path.join(__dirname, 'search-worker.ts') : built;
+  const code =
+    "const { workerData } = require('node:worker_threads');\n" +
+    "if (workerData.compile) require('ts-node').register({ transpileOnly: true });\n" +
+    'require(workerData.entry);\n';
+  return { code, entry, compile };
+}
+
+export function searchInWorker(
+  job: SearchJob,
+  options: { deadlineMs?: number; signal: AbortSignal },
+): Promise<SearchJobResult> {
+  const deadlineMs = options.deadlineMs ?? SEARCH_DEADLINE_MS;
+  const { code, entry, compile } = workerBootstrap();
+  return new Promise<SearchJobResult>((resolve, reject) => {
+    if (options.signal.aborted) {
+      reject(new SearchCancelled('Operation was cancelled'));
+      return;
+    }
+    const worker = new Worker(code, { eval: true, workerData: { job, entry, compile } });
+    let settled = false;
+    const finish = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      outcome();
+    };
+    const onAbort = (): void => finish(() => reject(new SearchCancelled('Operation was cancelled')));
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new BuiltinToolError(
+              'search_timeout',
+              `Search timed out after ${deadlineMs / 1000} seconds; use a simpler pattern or a narrower path/glob/type.`,
+            ),
+          ),
+        ),
+      deadlineMs,
+    );
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (result: SearchJobResult) => finish(() => resolve(result)));
+    worker.once('error', (error) => finish(() => reject(error)));
+    worker.once('exit', (exitCode) =>
+      finish(() => reject(new Error(`search worker exited with code ${exitCode}`))),
+    );
+  });
+}
