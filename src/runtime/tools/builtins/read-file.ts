@@ -1,8 +1,9 @@
 /** `read_file` (runtime.md §10.5): bounded UTF-8 reads with continuation cursors. */
-import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 import type { ReadCursor, ToolContext, ToolOutput } from '../types';
 import { recordBaseline } from './baselines';
+import { openConfinedRegularFile } from './confined-open';
 import { readPage, type ReadSelection } from './read-page';
 import { codePointLength, decodeUtf8Strict, sha256Hex } from './text-codec';
 import { optionalBoolean, optionalInteger, requiredString, type ToolArgs } from './tool-arguments';
@@ -30,78 +31,84 @@ function parseCursor(value: unknown): ReadCursor | undefined {
   return value as ReadCursor;
 }
 
-async function requireFile(target: WorkspacePath, rawPath: string): Promise<void> {
-  const stats = await fs.stat(target.absolute).catch(() => null);
-  if (stats === null || !stats.isFile()) {
-    throw new BuiltinToolError('file_not_found', `file not found: ${rawPath}`);
-  }
-}
-
 export function readFileHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutput> {
   return guardBuiltin(async () => {
     const rawPath = requiredString(args, 'path');
     const target = await resolveWorkspacePath(ctx.workspace, rawPath);
-    await requireFile(target, rawPath);
-
-    const cursor = parseCursor(args.cursor);
-    const startLine = optionalInteger(args, 'start_line');
-    const endLine = optionalInteger(args, 'end_line');
-    const showLineNumbers = optionalBoolean(args, 'show_line_numbers') ?? false;
-    if (cursor !== undefined && (startLine !== undefined || endLine !== undefined)) {
-      throw new BuiltinToolError(
-        'invalid_arguments',
-        '`cursor` is incompatible with `start_line` and `end_line`',
-      );
+    // Checked and read through one descriptor: a symlink swapped in meanwhile cannot redirect the read.
+    const handle = await openConfinedRegularFile(ctx.workspace, target.absolute, rawPath);
+    try {
+      return await readOpenFile(ctx, args, target, handle);
+    } finally {
+      await handle.close();
     }
-    if (cursor !== undefined) {
-      const cursorTarget = await resolveWorkspacePath(ctx.workspace, cursor.path);
-      if (cursorTarget.relative !== target.relative) {
-        throw new BuiltinToolError('cursor_path_mismatch', 'cursor path does not match requested path');
-      }
-    }
-
-    const bytes = await fs.readFile(target.absolute);
-    const decoded = decodeUtf8Strict(bytes);
-    if (decoded === null) {
-      throw new BuiltinToolError('unsupported_encoding', 'Unsupported file encoding for read_file.');
-    }
-    const sha256 = sha256Hex(bytes);
-    if (cursor !== undefined && cursor.sha256 !== sha256) {
-      throw new BuiltinToolError('stale_cursor', 'source changed after cursor was issued');
-    }
-    if (cursor !== undefined && cursor.offset_chars > codePointLength(decoded.text)) {
-      throw new BuiltinToolError('cursor_offset_invalid', 'cursor offset is outside the source');
-    }
-
-    const first = Math.max(startLine ?? 1, 1);
-    const selection: ReadSelection =
-      cursor !== undefined
-        ? { kind: 'offset', offset: cursor.offset_chars, showLineNumbers }
-        : {
-            kind: 'lines',
-            startLine: first,
-            endLine: endLine === undefined ? undefined : Math.max(endLine, first),
-            showLineNumbers,
-          };
-    const page = readPage(decoded.text, selection);
-
-    recordBaseline(ctx, target.relative, {
-      sha256,
-      is_partial: cursor !== undefined || first !== 1 || endLine !== undefined || page.truncated,
-      source: 'read_file',
-    });
-
-    if (!page.truncated) return successOutput(page.content);
-    return successOutput(
-      page.content,
-      {},
-      {
-        truncated: true,
-        truncation_reason: 'read_limit',
-        cursor: { kind: 'read_file', path: target.relative, offset_chars: page.nextOffset, sha256 },
-        original_bytes: page.originalBytes,
-        visible_bytes: Buffer.byteLength(page.content, 'utf8'),
-      },
-    );
   });
+}
+
+async function readOpenFile(
+  ctx: ToolContext,
+  args: ToolArgs,
+  target: WorkspacePath,
+  handle: FileHandle,
+): Promise<ToolOutput> {
+  const cursor = parseCursor(args.cursor);
+  const startLine = optionalInteger(args, 'start_line');
+  const endLine = optionalInteger(args, 'end_line');
+  const showLineNumbers = optionalBoolean(args, 'show_line_numbers') ?? false;
+  if (cursor !== undefined && (startLine !== undefined || endLine !== undefined)) {
+    throw new BuiltinToolError(
+      'invalid_arguments',
+      '`cursor` is incompatible with `start_line` and `end_line`',
+    );
+  }
+  if (cursor !== undefined) {
+    const cursorTarget = await resolveWorkspacePath(ctx.workspace, cursor.path);
+    if (cursorTarget.relative !== target.relative) {
+      throw new BuiltinToolError('cursor_path_mismatch', 'cursor path does not match requested path');
+    }
+  }
+
+  const bytes = await handle.readFile();
+  const decoded = decodeUtf8Strict(bytes);
+  if (decoded === null) {
+    throw new BuiltinToolError('unsupported_encoding', 'Unsupported file encoding for read_file.');
+  }
+  const sha256 = sha256Hex(bytes);
+  if (cursor !== undefined && cursor.sha256 !== sha256) {
+    throw new BuiltinToolError('stale_cursor', 'source changed after cursor was issued');
+  }
+  if (cursor !== undefined && cursor.offset_chars > codePointLength(decoded.text)) {
+    throw new BuiltinToolError('cursor_offset_invalid', 'cursor offset is outside the source');
+  }
+
+  const first = Math.max(startLine ?? 1, 1);
+  const selection: ReadSelection =
+    cursor !== undefined
+      ? { kind: 'offset', offset: cursor.offset_chars, showLineNumbers }
+      : {
+          kind: 'lines',
+          startLine: first,
+          endLine: endLine === undefined ? undefined : Math.max(endLine, first),
+          showLineNumbers,
+        };
+  const page = readPage(decoded.text, selection);
+
+  recordBaseline(ctx, target.relative, {
+    sha256,
+    is_partial: cursor !== undefined || first !== 1 || endLine !== undefined || page.truncated,
+    source: 'read_file',
+  });
+
+  if (!page.truncated) return successOutput(page.content);
+  return successOutput(
+    page.content,
+    {},
+    {
+      truncated: true,
+      truncation_reason: 'read_limit',
+      cursor: { kind: 'read_file', path: target.relative, offset_chars: page.nextOffset, sha256 },
+      original_bytes: page.originalBytes,
+      visible_bytes: Buffer.byteLength(page.content, 'utf8'),
+    },
+  );
 }

@@ -135,6 +135,7 @@ export function searchFilesHandler(ctx: ToolContext, args: ToolArgs): Promise<To
           source: regex.source,
           flags: regex.flags,
           targets,
+          realWorkspaceRoot: root.realWorkspaceRoot,
           options: matchOptions,
           maxFileBytes: MAX_SEARCH_FILE_BYTES,
         },

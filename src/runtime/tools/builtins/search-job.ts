@@ -1,12 +1,13 @@
 /**
  * The part of `search_files` that touches file contents: reading each candidate (at most
  * {@link MAX_SEARCH_FILE_BYTES} of it, through a descriptor, never the whole of a huge file) and
- * running the regex over it. It runs in a worker thread (search-worker-pool.ts), because a
+ * running the regex over it. It runs in a worker thread (search-in-worker.ts), because a
  * JavaScript regex can backtrack for hours (`^(a+)+$` on `aaaa…a!`) and nothing can interrupt it on
  * the thread that runs it.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
+import { isDescriptorConfined } from './confined-open';
 import { looksBinary } from './file-types';
 import type { SearchFindings } from './search-report';
 import { matchFile, type MatchOptions } from './search-matcher';
@@ -23,6 +24,8 @@ export interface SearchJob {
   source: string;
   flags: string;
   targets: SearchJobTarget[];
+  /** Real path of the workspace root: each opened file must lie inside (symlink swaps). */
+  realWorkspaceRoot: string;
   options: Omit<MatchOptions, 'regex'>;
   maxFileBytes: number;
 }
@@ -35,14 +38,20 @@ export interface SearchJobResult {
 }
 
 /** Up to `limit` bytes from the start of a file (plus whether there was more), or null if unreadable. */
-function readHead(absolute: string, limit: number): { bytes: Buffer; cut: boolean } | null {
+function readHead(
+  absolute: string,
+  limit: number,
+  realWorkspaceRoot: string,
+): { bytes: Buffer; cut: boolean } | null {
   let fd: number;
   try {
-    fd = openSync(absolute, 'r');
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
   try {
+    // Checked on the descriptor that is read: a symlink swapped in after the walk is not followed out.
+    if (!isDescriptorConfined(fd, realWorkspaceRoot) || !fstatSync(fd).isFile()) return null;
     const buffer = Buffer.allocUnsafe(Math.min(limit + 1, 1024 * 1024));
     const parts: Buffer[] = [];
     let total = 0;
@@ -68,7 +77,7 @@ export function runSearchJob(job: SearchJob): SearchJobResult {
   const filesCut: string[] = [];
   let filesSearched = 0;
   for (const target of job.targets) {
-    const head = readHead(target.absolute, job.maxFileBytes);
+    const head = readHead(target.absolute, job.maxFileBytes, job.realWorkspaceRoot);
     if (head === null || looksBinary(head.bytes)) continue;
     if (head.cut) filesCut.push(target.workspaceRelative);
     filesSearched += 1;

@@ -37,8 +37,14 @@ export function errorOutput(
   };
 }
 
+/** Duck-typed: errors from Node's fs can come from another realm (vm contexts), failing instanceof. */
 function isErrnoError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    typeof (error as NodeJS.ErrnoException).message === 'string'
+  );
 }
 
 /**

@@ -73,8 +73,12 @@ export async function realPathOfNearestExisting(target: string, hops = 0): Promi
     if (hops >= MAX_LINK_HOPS) {
       throw Object.assign(new Error(`Too many levels of symbolic links: ${target}`), { code: 'ELOOP' });
     }
-    const linkTarget = await fs.readlink(target);
-    return realPathOfNearestExisting(path.resolve(realParent, linkTarget), hops + 1);
+    const linkTarget = await fs.readlink(target).catch((error: unknown) => {
+      // Replaced since the lstat (a concurrent swap): no longer a link, or gone again.
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'EINVAL') return null;
+      throw error;
+    });
+    if (linkTarget !== null) return realPathOfNearestExisting(path.resolve(realParent, linkTarget), hops + 1);
   }
   return path.join(realParent, path.basename(target));
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 
 import type { ToolContext, ToolOutput } from '../types';
 import { baselineProblem, getBaseline, recordBaseline } from './baselines';
+import { openConfinedForWrite, overwriteHandle, writeAllAt, type WritableFile } from './confined-open';
 import { codePointLength, sha256Hex } from './text-codec';
 import { optionalBoolean, requiredString, type ToolArgs } from './tool-arguments';
 import { BuiltinToolError, guardBuiltin } from './tool-error';
@@ -15,14 +16,24 @@ const OVERWRITE_MESSAGES = {
   file_changed_since_read: 'File changed since it was last read. Re-read it before overwriting.',
 } as const;
 
-async function existingKind(absolute: string): Promise<'file' | 'other' | 'none'> {
+/** The target opened read-write (created when missing); anything but a regular file is refused. */
+async function openForWrite(workspace: string, absolute: string, rawPath: string): Promise<WritableFile> {
+  let opened: WritableFile;
   try {
-    return (await fs.stat(absolute)).isFile() ? 'file' : 'other';
+    opened = await openConfinedForWrite(workspace, absolute, rawPath);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'none';
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw notAFile(rawPath);
     throw error;
   }
+  if (!(await opened.handle.stat()).isFile()) {
+    await opened.handle.close();
+    throw notAFile(rawPath);
+  }
+  return opened;
+}
+
+function notAFile(rawPath: string): BuiltinToolError {
+  return new BuiltinToolError('workspace_backend_error', `path is not a file: ${rawPath}`);
 }
 
 export function writeFileHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutput> {
@@ -34,28 +45,33 @@ export function writeFileHandler(ctx: ToolContext, args: ToolArgs): Promise<Tool
     const trailingNewline = append && (optionalBoolean(args, 'trailing_newline') ?? false);
     const target = await resolveWorkspacePath(ctx.workspace, rawPath);
 
-    const kind = await existingKind(target.absolute);
-    if (kind === 'other') {
-      throw new BuiltinToolError('workspace_backend_error', `path is not a file: ${rawPath}`);
-    }
-    // Whether the run knows the whole file after this write (decides the new baseline's is_partial).
-    let knowsWholeFile = kind === 'none' || !append;
-    if (kind === 'file') {
-      const current = await fs.readFile(target.absolute);
-      const problem = baselineProblem(getBaseline(ctx, target.relative), sha256Hex(current), false);
-      if (problem !== null && !append) throw new BuiltinToolError(problem, OVERWRITE_MESSAGES[problem]);
-      if (append) knowsWholeFile = problem === null;
-    }
-
     const body = append ? `${leadingNewline ? '\n' : ''}${content}${trailingNewline ? '\n' : ''}` : content;
     const bytes = Buffer.from(body, 'utf8');
     await fs.mkdir(path.dirname(target.absolute), { recursive: true });
-    if (append) await fs.appendFile(target.absolute, bytes);
-    else await fs.writeFile(target.absolute, bytes);
-
-    const written = await fs.readFile(target.absolute);
+    const { handle, created } = await openForWrite(ctx.workspace, target.absolute, rawPath);
+    let writtenSha256: string;
+    // Whether the run knows the whole file after this write (decides the new baseline's is_partial).
+    let knowsWholeFile = true;
+    try {
+      // The baseline check and the write go through one descriptor, verified inside the workspace.
+      const current = created ? Buffer.alloc(0) : await handle.readFile();
+      if (!created) {
+        const problem = baselineProblem(getBaseline(ctx, target.relative), sha256Hex(current), false);
+        if (problem !== null && !append) throw new BuiltinToolError(problem, OVERWRITE_MESSAGES[problem]);
+        if (append) knowsWholeFile = problem === null;
+      }
+      if (append) {
+        await writeAllAt(handle, bytes, current.length);
+        writtenSha256 = sha256Hex(Buffer.concat([current, bytes]));
+      } else {
+        await overwriteHandle(handle, bytes);
+        writtenSha256 = sha256Hex(bytes);
+      }
+    } finally {
+      await handle.close();
+    }
     recordBaseline(ctx, target.relative, {
-      sha256: sha256Hex(written),
+      sha256: writtenSha256,
       is_partial: !knowsWholeFile,
       source: 'write_file',
     });

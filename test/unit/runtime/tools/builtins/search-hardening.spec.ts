@@ -21,6 +21,7 @@ describe('search_files hardening', () => {
     source: '^(a+)+$',
     flags: 'gu',
     targets: [{ absolute, workspaceRelative: 'evil.txt' }],
+    realWorkspaceRoot: ws.root,
     options: { multiline: false, contextBefore: 0, contextAfter: 0, collectRows: false },
     maxFileBytes: MAX_SEARCH_FILE_BYTES,
   });
