@@ -8,6 +8,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 import type { ToolArtifact } from '../types';
+import { ARTIFACTS_DIRECTORY, pruneOldArtifacts } from './artifact-pruning';
 import { codePointLength, firstCodePoints, lastCodePoints } from './text-codec';
 import { BuiltinToolError } from './tool-error';
 import { resolveWorkspacePath } from './workspace-path';
@@ -76,7 +77,7 @@ export function artifactSegment(value: string, fallback: string): string {
 export function artifactRelativePath(runId: string, toolCallId: string): string {
   const run = artifactSegment(runId, 'run');
   const call = artifactSegment(toolCallId, 'call');
-  return `.vv-agent/artifacts/${run}/${call}-${randomBytes(16).toString('hex')}.txt`;
+  return `${ARTIFACTS_DIRECTORY}/${run}/${call}-${randomBytes(16).toString('hex')}.txt`;
 }
 
 /** Writes the full decoded text to a fresh artifact file in the workspace. */
@@ -87,6 +88,7 @@ export async function persistOutputArtifact(
   capturePath: string,
 ): Promise<ToolArtifact> {
   const relative = artifactRelativePath(runId, toolCallId);
+  await pruneOldArtifacts(workspace);
   try {
     const target = await resolveWorkspacePath(workspace, relative);
     await fs.mkdir(path.dirname(target.absolute), { recursive: true });

@@ -108,3 +108,24 @@ describe('bash hardening', () => {
     expect(result.original_bytes).toBeGreaterThan(artifact.size_bytes);
   });
 });
+
+describe('artifact pruning', () => {
+  it('removes artifacts older than 7 days before the first artifact of a workspace is written', async () => {
+    const ws = await makeWorkspace();
+    try {
+      const old = await ws.write('.vv-agent/artifacts/run_old/call-1.txt', 'old');
+      const recent = await ws.write('.vv-agent/artifacts/run_new/call-2.txt', 'recent');
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+      await fs.utimes(old, eightDaysAgo, eightDaysAgo);
+      const result = await callTool('bash', makeContext(ws.root), {
+        command: "head -c 13000 /dev/zero | tr '\\0' q",
+      });
+      expect(result.truncated).toBe(true);
+      await expect(fs.access(old)).rejects.toThrow();
+      await expect(fs.access(`${ws.root}/.vv-agent/artifacts/run_old`)).rejects.toThrow();
+      expect(await fs.readFile(recent, 'utf8')).toBe('recent');
+    } finally {
+      await ws.remove();
+    }
+  });
+});
