@@ -1,11 +1,11 @@
 /** `read_file` (runtime.md §10.5): bounded UTF-8 reads with continuation cursors. */
+import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 
 import type { ReadCursor, ToolContext, ToolOutput } from '../types';
 import { recordBaseline } from './baselines';
 import { openConfinedRegularFile } from './confined-open';
-import { readPage, type ReadSelection } from './read-page';
-import { codePointLength, decodeUtf8Strict, sha256Hex } from './text-codec';
+import { PageReader, type ReadPage, type ReadSelection } from './read-page';
 import { optionalBoolean, optionalInteger, requiredString, type ToolArgs } from './tool-arguments';
 import { BuiltinToolError, guardBuiltin } from './tool-error';
 import { successOutput } from './tool-output';
@@ -45,6 +45,45 @@ export function readFileHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolO
   });
 }
 
+/** Bytes read per step: a file of any size is hashed, decoded and paged without being held whole. */
+const READ_CHUNK_BYTES = 256 * 1024;
+
+function unsupportedEncoding(): BuiltinToolError {
+  return new BuiltinToolError('unsupported_encoding', 'Unsupported file encoding for read_file.');
+}
+
+/**
+ * One pass over the file: sha256 of its bytes, strict UTF-8 decoding (a leading BOM skipped) and the
+ * page. Awaiting each chunk keeps the event loop free while a huge file is read.
+ */
+async function streamPage(
+  handle: FileHandle,
+  selection: ReadSelection,
+): Promise<{ page: ReadPage; sha256: string; length: number }> {
+  const reader = new PageReader(selection);
+  const hash = createHash('sha256');
+  // fatal: invalid UTF-8 is an error; the default ignoreBOM: false drops a leading BOM.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw unsupportedEncoding();
+    }
+  };
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  for (let position = 0; ;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const bytes = buffer.subarray(0, bytesRead);
+    hash.update(bytes);
+    reader.push(decode(bytes));
+  }
+  reader.push(decode());
+  return { page: reader.finish(), sha256: hash.digest('hex'), length: reader.length };
+}
+
 async function readOpenFile(
   ctx: ToolContext,
   args: ToolArgs,
@@ -68,19 +107,6 @@ async function readOpenFile(
     }
   }
 
-  const bytes = await handle.readFile();
-  const decoded = decodeUtf8Strict(bytes);
-  if (decoded === null) {
-    throw new BuiltinToolError('unsupported_encoding', 'Unsupported file encoding for read_file.');
-  }
-  const sha256 = sha256Hex(bytes);
-  if (cursor !== undefined && cursor.sha256 !== sha256) {
-    throw new BuiltinToolError('stale_cursor', 'source changed after cursor was issued');
-  }
-  if (cursor !== undefined && cursor.offset_chars > codePointLength(decoded.text)) {
-    throw new BuiltinToolError('cursor_offset_invalid', 'cursor offset is outside the source');
-  }
-
   const first = Math.max(startLine ?? 1, 1);
   const selection: ReadSelection =
     cursor !== undefined
@@ -91,7 +117,13 @@ async function readOpenFile(
           endLine: endLine === undefined ? undefined : Math.max(endLine, first),
           showLineNumbers,
         };
-  const page = readPage(decoded.text, selection);
+  const { page, sha256, length } = await streamPage(handle, selection);
+  if (cursor !== undefined && cursor.sha256 !== sha256) {
+    throw new BuiltinToolError('stale_cursor', 'source changed after cursor was issued');
+  }
+  if (cursor !== undefined && cursor.offset_chars > length) {
+    throw new BuiltinToolError('cursor_offset_invalid', 'cursor offset is outside the source');
+  }
 
   recordBaseline(ctx, target.relative, {
     sha256,

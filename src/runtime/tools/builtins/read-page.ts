@@ -36,40 +36,69 @@ function isSelected(selection: ReadSelection, offset: number, line: number, char
   return line === selection.endLine && char !== '\n';
 }
 
-export function readPage(text: string, selection: ReadSelection): ReadPage {
-  const parts: string[] = [];
-  let offset = 0;
-  let line = 1;
-  let atLineStart = true;
-  let visibleChars = 0;
-  let outputLines = 0;
-  let originalBytes = 0;
-  let truncated = false;
-  let nextOffset = selection.kind === 'offset' ? selection.offset : 0;
+/**
+ * {@link readPage} fed piecewise, so that a file is decoded and paged chunk by chunk and never held
+ * whole in memory: only the page itself is kept.
+ */
+export class PageReader {
+  private readonly parts: string[] = [];
+  private offset = 0;
+  private line = 1;
+  private atLineStart = true;
+  private visibleChars = 0;
+  private outputLines = 0;
+  private originalBytes = 0;
+  private truncated = false;
+  private nextOffset: number;
 
-  for (const char of text) {
-    if (isSelected(selection, offset, line, char)) {
-      const prefix = selection.showLineNumbers && atLineStart ? `${line}: ` : '';
-      originalBytes += prefix.length + utf8Length(char.codePointAt(0) ?? 0);
-      const added = prefix.length + 1;
-      if (
-        truncated ||
-        visibleChars + added > READ_MAX_CHARS ||
-        (atLineStart && outputLines >= READ_MAX_LINES)
-      ) {
-        truncated = true;
-      } else {
-        parts.push(prefix, char);
-        visibleChars += added;
-        nextOffset = offset + 1;
-        if (char === '\n') outputLines += 1;
-      }
-    } else if (!truncated && selection.kind === 'lines' && line < selection.startLine) {
-      nextOffset = offset + 1;
-    }
-    if (char === '\n') line += 1;
-    atLineStart = char === '\n';
-    offset += 1;
+  constructor(private readonly selection: ReadSelection) {
+    this.nextOffset = selection.kind === 'offset' ? selection.offset : 0;
   }
-  return { content: parts.join(''), nextOffset, truncated, originalBytes };
+
+  /** Code points seen so far (the text's length once everything was pushed). */
+  get length(): number {
+    return this.offset;
+  }
+
+  push(text: string): this {
+    const { selection } = this;
+    for (const char of text) {
+      if (isSelected(selection, this.offset, this.line, char)) {
+        const prefix = selection.showLineNumbers && this.atLineStart ? `${this.line}: ` : '';
+        this.originalBytes += prefix.length + utf8Length(char.codePointAt(0) ?? 0);
+        const added = prefix.length + 1;
+        if (
+          this.truncated ||
+          this.visibleChars + added > READ_MAX_CHARS ||
+          (this.atLineStart && this.outputLines >= READ_MAX_LINES)
+        ) {
+          this.truncated = true;
+        } else {
+          this.parts.push(prefix, char);
+          this.visibleChars += added;
+          this.nextOffset = this.offset + 1;
+          if (char === '\n') this.outputLines += 1;
+        }
+      } else if (!this.truncated && selection.kind === 'lines' && this.line < selection.startLine) {
+        this.nextOffset = this.offset + 1;
+      }
+      if (char === '\n') this.line += 1;
+      this.atLineStart = char === '\n';
+      this.offset += 1;
+    }
+    return this;
+  }
+
+  finish(): ReadPage {
+    return {
+      content: this.parts.join(''),
+      nextOffset: this.nextOffset,
+      truncated: this.truncated,
+      originalBytes: this.originalBytes,
+    };
+  }
+}
+
+export function readPage(text: string, selection: ReadSelection): ReadPage {
+  return new PageReader(selection).push(text).finish();
 }
