@@ -17,7 +17,7 @@ import {
   type RecoveryEnvironment,
   recoverInterruptedTurns,
 } from './restart-recovery';
-import { StoreError } from './store-errors';
+import { isRunningTurnConflict, StoreError, ThreadHasActiveTurnError } from './store-errors';
 import { StoreExecutor } from './store-executor';
 import type { ItemVersion } from './stored-records';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
@@ -103,10 +103,17 @@ export class AppServerStore {
     return this.executor.read((statements) => readThreadSnapshot(statements, threadId, query));
   }
 
-  /** turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically. */
+  /**
+   * turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically.
+   * ThreadHasActiveTurnError when the thread already has a running turn in the store (§8.2).
+   */
   beginTurn(turn: NewTurn): Promise<AppTurn> {
     return this.executor.transaction(async (manager) => {
-      const created = await insertRunningTurn(manager, turn);
+      const created = await insertRunningTurn(manager, turn).catch((error: unknown) => {
+        throw isRunningTurnConflict(error)
+          ? new ThreadHasActiveTurnError(turn.threadId, { cause: error })
+          : error;
+      });
       const { affected } = await manager
         .getRepository(ThreadEntity)
         .update({ threadId: turn.threadId }, { activeTurnId: turn.turnId, updatedAt: turn.startedAt });
