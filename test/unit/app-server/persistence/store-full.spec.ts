@@ -25,6 +25,36 @@ describe('store on a full disk (SQLITE_FULL)', () => {
   });
   afterEach(() => dir.remove());
 
+  it('keeps a deferred turn failure until a later turn transaction can store it', async () => {
+    const path = dir.file('deferred.sqlite');
+    const store = await AppServerStore.open(path);
+    await newThread(store, 'thr_a');
+    await newThread(store, 'thr_b');
+    await store.beginTurn({ turnId: 'turn_a', threadId: 'thr_a', runId: null, input: [], startedAt: 200 });
+    await store.query('PRAGMA wal_checkpoint(TRUNCATE)');
+    await store.query(`PRAGMA max_page_count = ${await pageCount(store)}`);
+
+    const failure = { error: `store error: ${'e'.repeat(64 * 1024)}` };
+    const finish = {
+      threadId: 'thr_a',
+      turnId: 'turn_a',
+      completion: { status: 'failed' as const, completedAt: 300, result: failure },
+      messages: [],
+      now: 300,
+    };
+    await expect(store.deferTurnFinish(finish)).rejects.toThrow(/full/i);
+    await expect(
+      store.beginTurn({ turnId: 'turn_b', threadId: 'thr_b', runId: null, input: [], startedAt: 310 }),
+    ).rejects.toThrow(/full/i);
+    expect((await store.turns.get('turn_a'))?.status).toBe('running');
+
+    await store.query('PRAGMA max_page_count = 1073741823');
+    await store.beginTurn({ turnId: 'turn_b', threadId: 'thr_b', runId: null, input: [], startedAt: 320 });
+    expect(await store.turns.get('turn_a')).toMatchObject({ status: 'failed', result: failure });
+    expect((await store.threads.get('thr_a'))?.activeTurnId).toBeNull();
+    await store.close();
+  });
+
   it('fails the transaction that could not be stored, then commits again once space is back', async () => {
     const path = dir.file('store.sqlite');
     const store = await AppServerStore.open(path);
