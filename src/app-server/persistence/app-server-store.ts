@@ -2,7 +2,7 @@
  * The App Server's durable store: opens the sqlite file (migrations, then restart recovery), exposes
  * the repositories, and offers the multi-table writes of the turn lifecycle as single transactions.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Message } from '../../runtime/messages';
 import type { AppTurn } from '../protocol/wire-types';
 import { appendMessages, ConversationRepository } from './conversation.repository';
@@ -17,7 +17,7 @@ import {
   type RecoveryEnvironment,
   recoverInterruptedTurns,
 } from './restart-recovery';
-import { StoreError } from './store-errors';
+import { isRunningTurnConflict, StoreError, ThreadHasActiveTurnError } from './store-errors';
 import { StoreExecutor } from './store-executor';
 import type { ItemVersion } from './stored-records';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
@@ -53,6 +53,12 @@ export class AppServerStore {
   readonly items: ItemRepository;
   readonly conversations: ConversationRepository;
   private closed = false;
+  /**
+   * Finishes the store refused (e.g. disk full), by turn id: written before the next turn begins
+   * or finishes, and at close, so a failure the client was told about is stored once space is back
+   * (and the thread's running-turn slot is freed in the store too).
+   */
+  private readonly deferredFinishes = new Map<string, TurnFinish>();
 
   private constructor(
     readonly path: string,
@@ -103,10 +109,17 @@ export class AppServerStore {
     return this.executor.read((statements) => readThreadSnapshot(statements, threadId, query));
   }
 
-  /** turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically. */
+  /**
+   * turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically.
+   * ThreadHasActiveTurnError when the thread already has a running turn in the store (§8.2).
+   */
   beginTurn(turn: NewTurn): Promise<AppTurn> {
-    return this.executor.transaction(async (manager) => {
-      const created = await insertRunningTurn(manager, turn);
+    return this.withDeferredFinishes(async (manager) => {
+      const created = await insertRunningTurn(manager, turn).catch((error: unknown) => {
+        throw isRunningTurnConflict(error)
+          ? new ThreadHasActiveTurnError(turn.threadId, { cause: error })
+          : error;
+      });
       const { affected } = await manager
         .getRepository(ThreadEntity)
         .update({ threadId: turn.threadId }, { activeTurnId: turn.turnId, updatedAt: turn.startedAt });
@@ -117,16 +130,26 @@ export class AppServerStore {
 
   /** Finalization step 2 (protocol.md §8.5): items, turn, history and thread, atomically. */
   finishTurn(finish: TurnFinish): Promise<void> {
-    return this.executor.transaction(async (manager) => {
-      for (const version of finish.items ?? []) await upsertItem(manager, version);
-      await completeTurn(manager, finish.turnId, finish.completion);
-      await appendMessages(manager, finish.threadId, finish.turnId, finish.messages);
-      await manager.query(
-        `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
-           "updated_at" = ? WHERE "thread_id" = ?`,
-        [finish.turnId, finish.now, finish.threadId],
-      );
+    return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
+  }
+
+  /** Keeps `finish` to be written with the next turn transaction (or at close), then tries it now. */
+  deferTurnFinish(finish: TurnFinish): Promise<void> {
+    this.deferredFinishes.set(finish.turnId, finish);
+    return this.withDeferredFinishes(async () => undefined);
+  }
+
+  /** `work` in one transaction after the deferred finishes; they are forgotten once committed. */
+  private async withDeferredFinishes<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const deferred = [...this.deferredFinishes.values()];
+    const result = await this.executor.transaction(async (manager) => {
+      for (const finish of deferred) await writeTurnFinish(manager, finish);
+      return work(manager);
     });
+    for (const finish of deferred) {
+      if (this.deferredFinishes.get(finish.turnId) === finish) this.deferredFinishes.delete(finish.turnId);
+    }
+    return result;
   }
 
   /** Raw SQL for diagnostics and tests (e.g. PRAGMA checks); serialized like every other operation. */
@@ -142,6 +165,8 @@ export class AppServerStore {
     if (this.closed) return;
     this.closed = true;
     await this.executor.drain();
+    if (this.deferredFinishes.size > 0)
+      await this.withDeferredFinishes(async () => undefined).catch(() => undefined);
     try {
       await this.statements.finalizeAll();
       if (this.dataSource.isInitialized) await this.dataSource.destroy();
@@ -149,4 +174,16 @@ export class AppServerStore {
       throw StoreError.from(error);
     }
   }
+}
+
+/** Finalization step 2's writes (protocol.md §8.5). */
+async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
+  for (const version of finish.items ?? []) await upsertItem(manager, version);
+  await completeTurn(manager, finish.turnId, finish.completion);
+  await appendMessages(manager, finish.threadId, finish.turnId, finish.messages);
+  await manager.query(
+    `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
+       "updated_at" = ? WHERE "thread_id" = ?`,
+    [finish.turnId, finish.now, finish.threadId],
+  );
 }

@@ -25,7 +25,8 @@ export {
   type RecoveredTurn,
   type RecoveryEnvironment,
 } from './restart-recovery';
-export { InvalidThreadCursorError, StoreError } from './store-errors';
+export { ownProcessToken, processStartToken } from './process-identity';
+export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from './store-errors';
 export { toAppThread, type ItemVersion, type StoredThread, type TurnOwnership } from './stored-records';
 export type { StoredThreadSnapshot } from './thread-snapshot';
 export {

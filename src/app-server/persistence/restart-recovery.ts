@@ -1,12 +1,14 @@
 /**
  * Restart recovery (protocol.md §8.11): runs when the store opens, before stdin is read. A running
  * turn is recovered when its owner is on this host and its process is gone (or is this process);
- * turns owned by live processes, or by other hosts, are left alone. No notifications are emitted
+ * turns owned by live processes, or by other hosts, are left alone. A live pid whose start token
+ * differs from the stored owner token is a reused pid: its turn is recovered too. No notifications are emitted
  * and no conversation messages are appended (the run's messages were lost).
  */
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { findTurnVersions, maxChangeSeq, upsertItem } from './item.repository';
+import { processStartToken } from './process-identity';
 import type { StoreExecutor } from './store-executor';
 import type { TurnOwnership } from './stored-records';
 import { completeTurn, findRunningTurns } from './turn.repository';
@@ -24,6 +26,8 @@ export interface RecoveryEnvironment {
   hostname: string;
   pid: number;
   isProcessAlive: (pid: number) => boolean;
+  /** processStartToken of a live pid; null when unknown. */
+  processToken: (pid: number) => string | null;
   now: () => number;
 }
 
@@ -46,12 +50,22 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 export function currentRecoveryEnvironment(): RecoveryEnvironment {
-  return { hostname: hostname(), pid: process.pid, isProcessAlive, now: () => Date.now() };
+  return {
+    hostname: hostname(),
+    pid: process.pid,
+    isProcessAlive,
+    processToken: processStartToken,
+    now: () => Date.now(),
+  };
 }
 
 export function isRecoverable(turn: TurnOwnership, env: RecoveryEnvironment): boolean {
   if (turn.ownerHost !== env.hostname) return false;
-  return turn.ownerPid === env.pid || !env.isProcessAlive(turn.ownerPid);
+  if (turn.ownerPid === env.pid || !env.isProcessAlive(turn.ownerPid)) return true;
+  // The pid is alive: it is the owner only if it is the same process (a legacy row cannot tell).
+  if (turn.ownerToken === null) return false;
+  const current = env.processToken(turn.ownerPid);
+  return current !== null && current !== turn.ownerToken;
 }
 
 export function recoverInterruptedTurns(

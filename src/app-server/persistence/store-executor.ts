@@ -5,6 +5,12 @@
  * overlapping transactions would interleave their statements inside a single BEGIN…COMMIT. Running
  * operations one at a time keeps each transaction isolated; sqlite3 does the I/O on libuv threads,
  * so the event loop stays free while a statement runs.
+ *
+ * Transactions are driven here, not by `DataSource.transaction`: when COMMIT fails (SQLITE_FULL,
+ * SQLITE_IOERR) SQLite may already have rolled back, TypeORM's ROLLBACK then fails with "no
+ * transaction is active" and its query runner stays marked "in transaction" — every later
+ * transaction became a SAVEPOINT that was never committed. Here a failed transaction always ends
+ * with the connection back in autocommit mode, so the store works again once the cause is gone.
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PreparedStatements } from './prepared-statements';
@@ -28,9 +34,26 @@ export class StoreExecutor {
     return this.enqueue(() => work(this.statements));
   }
 
-  /** Runs `work` alone on the connection inside one transaction. */
+  /**
+   * Runs `work` alone on the connection inside one transaction. BEGIN IMMEDIATE takes the write
+   * lock up front (waiting up to the busy timeout), so another process on the same file cannot make
+   * this transaction fail halfway with SQLITE_BUSY.
+   */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.enqueue(() => this.dataSource.transaction(work));
+    return this.enqueue(async () => {
+      // The sqlite driver hands out its one shared query runner; releasing it is a no-op.
+      const runner = this.dataSource.createQueryRunner();
+      await runner.query('BEGIN IMMEDIATE');
+      try {
+        const result = await work(runner.manager);
+        await runner.query('COMMIT');
+        return result;
+      } catch (error) {
+        // Fails harmlessly ("no transaction is active") when SQLite already rolled back itself.
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /** Resolves once every operation queued so far has settled. */

@@ -43,4 +43,6 @@ export interface TurnOwnership {
   threadId: string;
   ownerPid: number;
   ownerHost: string;
+  /** The owner's processStartToken; null on legacy rows. */
+  ownerToken: string | null;
 }

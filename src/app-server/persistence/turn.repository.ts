@@ -5,6 +5,7 @@ import type { AppTurn, TurnStatus } from '../protocol/wire-types';
 import { TurnEntity } from './entities';
 import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';
+import { ownProcessToken } from './process-identity';
 import { parseJsonObject, parseJsonObjectArray } from './stored-json';
 import type { TurnOwnership } from './stored-records';
 
@@ -19,6 +20,8 @@ export interface NewTurn {
   ownerPid?: number;
   /** Default: os.hostname(). */
   ownerHost?: string;
+  /** Default: this process's start token (with the default pid only). */
+  ownerToken?: string | null;
 }
 
 export interface TurnCompletion {
@@ -93,6 +96,12 @@ export async function insertRunningTurn(manager: EntityManager, turn: NewTurn): 
     resultJson: '{}',
     ownerPid: turn.ownerPid ?? process.pid,
     ownerHost: turn.ownerHost ?? hostname(),
+    ownerToken:
+      turn.ownerToken !== undefined
+        ? turn.ownerToken
+        : turn.ownerPid === undefined
+          ? ownProcessToken()
+          : null,
   };
   await manager.getRepository(TurnEntity).insert(row);
   return toAppTurn(row);
@@ -116,13 +125,14 @@ export async function completeTurn(
 export async function findRunningTurns(manager: EntityManager): Promise<TurnOwnership[]> {
   const rows = await manager.getRepository(TurnEntity).find({
     where: { status: 'running' },
-    select: { turnId: true, threadId: true, ownerPid: true, ownerHost: true },
+    select: { turnId: true, threadId: true, ownerPid: true, ownerHost: true, ownerToken: true },
   });
   return rows.map((row) => ({
     turnId: row.turnId,
     threadId: row.threadId,
     ownerPid: row.ownerPid,
     ownerHost: row.ownerHost,
+    ownerToken: row.ownerToken,
   }));
 }
 

@@ -11,6 +11,9 @@ import { causeMessage } from '../protocol/errors';
 import { ThreadNotifications } from '../threads/thread-notifications';
 import { ActiveTurns } from './active-turns';
 import type { RunningTurn } from './running-turn';
+import type { TurnCompletedParams } from '../protocol/wire-types';
+import type { TurnFinalization } from './run-projector';
+import { storeFailedCompletion } from './store-failed-completion';
 import type { TurnOutcome } from './turn-completion';
 import { TurnForwarder } from './turn-forwarder';
 
@@ -33,30 +36,50 @@ export class TurnFinalizer {
     await this.forwarder.applyEffects(turn, finalization.effects);
     if (!turn.claimPersistence('finalizer')) return false;
 
-    try {
-      await this.store.finishTurn({
-        threadId: turn.threadId,
-        turnId: turn.turnId,
-        completion: {
-          status: finalization.status,
-          completedAt: finalization.completedAt,
-          result: finalization.result,
-        },
-        messages: finalization.messages,
-        // One "now" for the turn's completedAt and the thread's updatedAt (§8.5 step 2).
-        now: finalization.completedAt,
-      });
-    } catch (error) {
-      await this.forwarder.warn(turn, 'store', causeMessage(error));
-    }
+    const turnCompleted = await this.persist(turn, finalization);
     this.activeTurns.markFinishing(turn);
 
     const { threadId } = turn;
     if (!(await this.isArchived(threadId))) {
       await this.notifications.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
     }
-    await this.notifications.broadcast(threadId, 'turn/completed', finalization.turnCompleted);
+    await this.notifications.broadcast(threadId, 'turn/completed', turnCompleted);
     return true;
+  }
+
+  /**
+   * Step 2; the turn/completed to send. When the store refuses the finalization (e.g. disk full)
+   * the turn ends `failed` with the store error, and that smaller write — no history, no items —
+   * is tried again now and, while it fails, with every later turn write, so the stored turn ends
+   * up saying what the client was told.
+   */
+  private async persist(turn: RunningTurn, finalization: TurnFinalization): Promise<TurnCompletedParams> {
+    // One "now" for the turn's completedAt and the thread's updatedAt (§8.5 step 2).
+    const { completedAt } = finalization;
+    const base = { threadId: turn.threadId, turnId: turn.turnId, now: completedAt };
+    try {
+      await this.store.finishTurn({
+        ...base,
+        completion: { status: finalization.status, completedAt, result: finalization.result },
+        messages: finalization.messages,
+      });
+      return finalization.turnCompleted;
+    } catch (error) {
+      const message = causeMessage(error);
+      await this.forwarder.warn(turn, 'store', message);
+      const failed = storeFailedCompletion(finalization, message);
+      try {
+        await this.store.deferTurnFinish({
+          ...base,
+          completion: { status: 'failed', completedAt, result: failed.result },
+          messages: [],
+        });
+      } catch (retryError) {
+        // The store keeps it and writes it with its next turn transaction or at close.
+        this.logger.error(`turn ${turn.turnId}: storing its failure failed too: ${causeMessage(retryError)}`);
+      }
+      return failed.turnCompleted;
+    }
   }
 
   /** A store failure counts as not archived: the client then sees the idle it expects. */

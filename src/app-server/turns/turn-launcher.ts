@@ -2,7 +2,8 @@
  * Steps 2–7 of turn/start (protocol.md §3.9), shared with follow-up starts (§3.11): reload the
  * thread, resolve the host's agent and run config, post-process the config (§10.2), start the run
  * and persist the running turn. Nothing exists when it throws: host and runner failures answer
- * -32603 with their message, a store failure cancels the run first.
+ * -32603 with their message, a store failure cancels the run first (-32602 when the store already
+ * holds a running turn of the thread, e.g. written by another server on the same file).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
@@ -14,6 +15,7 @@ import { ServerApprovalProvider } from '../approvals/server-approval-provider';
 import { SessionGrants } from '../approvals/session-grants';
 import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
 import { AppServerStore } from '../persistence/app-server-store';
+import { ThreadHasActiveTurnError } from '../persistence/store-errors';
 import type { StoredThread } from '../persistence/stored-records';
 import { RpcErrors } from '../protocol/errors';
 import { deriveInputText } from './input-text';
@@ -89,6 +91,8 @@ export class TurnLauncher {
       await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
     } catch (error) {
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
+      // Another server on the same store file started a turn on this thread first (§8.2).
+      if (error instanceof ThreadHasActiveTurnError) throw RpcErrors.threadAlreadyHasActiveTurn();
       throw RpcErrors.internal(error);
     }
 

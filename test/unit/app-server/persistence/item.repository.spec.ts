@@ -1,5 +1,5 @@
 import { AppServerStore } from '../../../../src/app-server/persistence';
-import { agentMessage, version } from './store-test-support';
+import { agentMessage, seedTurns, version } from './store-test-support';
 
 interface PositionRow {
   item_id: string;
@@ -17,27 +17,11 @@ describe('ItemRepository', () => {
     for (const threadId of ['thread_t', 'thread_u']) {
       await store.threads.create({ threadId, agentKey: 'default', cwd: null, metadata: {}, now: 1 });
     }
-    await store.turns.createRunning({
-      turnId: 'turn_1',
-      threadId: 'thread_t',
-      runId: 'run_1',
-      input: [],
-      startedAt: 2,
-    });
-    await store.turns.createRunning({
-      turnId: 'turn_2',
-      threadId: 'thread_t',
-      runId: 'run_2',
-      input: [],
-      startedAt: 3,
-    });
-    await store.turns.createRunning({
-      turnId: 'turn_u',
-      threadId: 'thread_u',
-      runId: 'run_u',
-      input: [],
-      startedAt: 3,
-    });
+    await seedTurns(store, [
+      { turnId: 'turn_1', threadId: 'thread_t', runId: 'run_1', input: [], startedAt: 2 },
+      { turnId: 'turn_2', threadId: 'thread_t', runId: 'run_2', input: [], startedAt: 3 },
+      { turnId: 'turn_u', threadId: 'thread_u', runId: 'run_u', input: [], startedAt: 3 },
+    ]);
   });
 
   afterEach(async () => {

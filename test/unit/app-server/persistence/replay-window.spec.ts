@@ -9,7 +9,7 @@ import {
   type ItemReplayQuery,
   type ItemVersion,
 } from '../../../../src/app-server/persistence';
-import { agentMessage, version } from './store-test-support';
+import { agentMessage, seedTurns, version } from './store-test-support';
 
 const item = (id: string, text: string, turnId = 'turn_1') => agentMessage(id, 'thread_t', turnId, text);
 
@@ -43,13 +43,16 @@ describe('replay read narrowed in SQL (protocol.md §8.8)', () => {
     for (const threadId of ['thread_t', 'thread_u']) {
       await store.threads.create({ threadId, agentKey: 'default', cwd: null, metadata: {}, now: 1 });
     }
-    for (const [turnId, threadId, startedAt] of [
-      ['turn_1', 'thread_t', 2],
-      ['turn_2', 'thread_t', 3],
-      ['turn_u', 'thread_u', 4],
-    ] as const) {
-      await store.turns.createRunning({ turnId, threadId, runId: null, input: [], startedAt });
-    }
+    await seedTurns(
+      store,
+      (
+        [
+          ['turn_1', 'thread_t', 2],
+          ['turn_2', 'thread_t', 3],
+          ['turn_u', 'thread_u', 4],
+        ] as const
+      ).map(([turnId, threadId, startedAt]) => ({ turnId, threadId, runId: null, input: [], startedAt })),
+    );
     await store.items.upsertMany(STORED);
     await store.items.upsert(version(agentMessage('item_X', 'thread_u', 'turn_u', 'x'), 1, 1));
   });

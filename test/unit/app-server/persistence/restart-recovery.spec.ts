@@ -2,6 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import {
   AppServerStore,
+  currentRecoveryEnvironment,
+  processStartToken,
   isProcessAlive,
   isRecoverable,
   RESTART_RECOVERY_ERROR,
@@ -21,6 +23,7 @@ interface SeedTurn {
   turnId: string;
   ownerPid: number;
   ownerHost: string;
+  ownerToken?: string | null;
 }
 
 async function seedRunningTurn(store: AppServerStore, seed: SeedTurn): Promise<void> {
@@ -39,6 +42,7 @@ async function seedRunningTurn(store: AppServerStore, seed: SeedTurn): Promise<v
     startedAt: 200,
     ownerPid: seed.ownerPid,
     ownerHost: seed.ownerHost,
+    ownerToken: seed.ownerToken ?? null,
   });
   const user = {
     ...agentMessage(`${seed.turnId}_user`, seed.threadId, seed.turnId, 'hi', 'completed', 201),
@@ -86,14 +90,19 @@ describe('restart recovery (protocol.md §8.11)', () => {
     ['this host, this process (even though alive)', { ownerHost: 'h1', ownerPid: 33 }, true],
     ['other host, dead pid', { ownerHost: 'h2', ownerPid: 11 }, false],
     ['other host, this pid', { ownerHost: 'h2', ownerPid: 33 }, false],
+    ['this host, live pid, same token', { ownerHost: 'h1', ownerPid: 22, ownerToken: 'b:22' }, false],
+    ['this host, live pid reused (other token)', { ownerHost: 'h1', ownerPid: 22, ownerToken: 'b:1' }, true],
+    ['this host, live pid, its token unknown', { ownerHost: 'h1', ownerPid: 44, ownerToken: 'b:1' }, false],
+    ['other host, live pid reused', { ownerHost: 'h2', ownerPid: 22, ownerToken: 'b:1' }, false],
   ])('isRecoverable: %s', (_name, owner, expected) => {
     const env: RecoveryEnvironment = {
       hostname: 'h1',
       pid: 33,
       isProcessAlive: (pid) => pid !== 11,
+      processToken: (pid) => (pid === 44 ? null : `b:${pid}`),
       now: () => 0,
     };
-    expect(isRecoverable({ turnId: 't', threadId: 'th', ...owner }, env)).toBe(expected);
+    expect(isRecoverable({ turnId: 't', threadId: 'th', ownerToken: null, ...owner }, env)).toBe(expected);
   });
 
   it('on reopen, recovers a turn of a dead process on this host and leaves live/other-host turns alone', async () => {
@@ -174,6 +183,41 @@ describe('restart recovery (protocol.md §8.11)', () => {
     }
   });
 
+  it('recovers a turn whose owner pid now belongs to an unrelated live process (pid reuse)', async () => {
+    const path = dir.file('reuse.sqlite');
+    const first = await AppServerStore.open(path);
+    const liveToken = processStartToken(liveChild.pid!);
+    expect(liveToken).toMatch(/^.+:\d+$/);
+    await seedRunningTurn(first, {
+      threadId: 'thread_reused',
+      turnId: 'turn_reused',
+      ownerPid: liveChild.pid!,
+      ownerHost: hostname(),
+      ownerToken: `${liveToken}0`,
+    });
+    await seedRunningTurn(first, {
+      threadId: 'thread_owned',
+      turnId: 'turn_owned',
+      ownerPid: liveChild.pid!,
+      ownerHost: hostname(),
+      ownerToken: liveToken,
+    });
+    await first.close();
+
+    const store = await AppServerStore.open(path);
+    try {
+      expect(store.recoveredTurns.map((t) => t.turnId)).toEqual(['turn_reused']);
+      expect(await store.turns.get('turn_reused')).toMatchObject({
+        status: 'interrupted',
+        result: { error: RESTART_RECOVERY_ERROR },
+      });
+      expect((await store.turns.get('turn_owned'))?.status).toBe('running');
+      expect((await store.threads.get('thread_reused'))?.activeTurnId).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('recovers a running turn recorded by this very process when the store is reopened', async () => {
     const path = dir.file('own.sqlite');
     const first = await AppServerStore.open(path);
@@ -186,7 +230,7 @@ describe('restart recovery (protocol.md §8.11)', () => {
     await first.close();
 
     const store = await AppServerStore.open(path, {
-      recovery: { hostname: hostname(), pid: process.pid, isProcessAlive, now: () => 1780500000000 },
+      recovery: { ...currentRecoveryEnvironment(), now: () => 1780500000000 },
     });
     try {
       expect(store.recoveredTurns.map((t) => t.turnId)).toEqual(['turn_own']);

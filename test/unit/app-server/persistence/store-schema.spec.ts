@@ -35,7 +35,13 @@ describe('AppServerStore schema and connection settings', () => {
       expect(byName.idx_turns_thread_started).toContain('("thread_id", "started_at")');
       expect(byName.idx_turns_status).toContain('("status")');
       const migrations = (await store.query(`SELECT name FROM migrations`)) as NameRow[];
-      expect(migrations.map((m) => m.name)).toEqual(['InitialSchema1780000000000']);
+      expect(byName.idx_turns_one_running_per_thread).toMatch(
+        /UNIQUE INDEX .*\("thread_id"\) WHERE "status" = 'running'/,
+      );
+      expect(migrations.map((m) => m.name)).toEqual([
+        'InitialSchema1780000000000',
+        'TurnOwnershipHardening1780000000001',
+      ]);
     } finally {
       await store.close();
     }
@@ -99,7 +105,7 @@ describe('AppServerStore schema and connection settings', () => {
         archivedAt: null,
         activeTurnId: null,
       });
-      expect(await second.query('SELECT name FROM migrations')).toHaveLength(1);
+      expect(await second.query('SELECT name FROM migrations')).toHaveLength(2);
     } finally {
       await second.close();
     }

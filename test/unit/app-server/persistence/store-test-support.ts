@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppItem } from '../../../../src/app-server/protocol/wire-types';
-import type { ItemVersion } from '../../../../src/app-server/persistence';
+import type { AppServerStore, ItemVersion, NewTurn } from '../../../../src/app-server/persistence';
 
 export interface TempDir {
   path: string;
@@ -42,4 +42,21 @@ export function agentMessage(
 
 export function version(item: AppItem, createdSeq: number, changeSeq = createdSeq): ItemVersion {
   return { item, createdSeq, changeSeq };
+}
+
+/**
+ * Creates the turns in order, completing a thread's previous turn before its next one starts: the
+ * store holds at most one running turn per thread (protocol.md §8.2), so only a thread's last
+ * seeded turn stays running.
+ */
+export async function seedTurns(store: AppServerStore, turns: readonly NewTurn[]): Promise<void> {
+  const running = new Map<string, string>();
+  for (const turn of turns) {
+    const previous = running.get(turn.threadId);
+    if (previous !== undefined) {
+      await store.turns.complete(previous, { status: 'completed', completedAt: turn.startedAt, result: {} });
+    }
+    await store.turns.createRunning(turn);
+    running.set(turn.threadId, turn.turnId);
+  }
 }

@@ -1,6 +1,6 @@
 /** `AppServerStore.readThread`: thread/read's single store read (thread and turns joined, items). */
 import { AppServerStore, completeReplay } from '../../../../src/app-server/persistence';
-import { agentMessage, version } from './store-test-support';
+import { agentMessage, seedTurns, version } from './store-test-support';
 
 describe('AppServerStore.readThread', () => {
   let store: AppServerStore;
@@ -50,19 +50,22 @@ describe('AppServerStore.readThread', () => {
 
   it('reads what the repositories read: the thread, its turns in creation order, the replay window', async () => {
     // turn_b and turn_c start in the same millisecond: insertion order breaks the tie.
-    for (const [turnId, startedAt] of [
-      ['turn_b', 300],
-      ['turn_c', 300],
-      ['turn_a', 200],
-    ] as const) {
-      await store.turns.createRunning({
+    await seedTurns(
+      store,
+      (
+        [
+          ['turn_b', 300],
+          ['turn_c', 300],
+          ['turn_a', 200],
+        ] as const
+      ).map(([turnId, startedAt]) => ({
         turnId,
         threadId: 'thread_t',
         runId: `run_${turnId}`,
         input: [{ type: 'text', text: turnId }],
         startedAt,
-      });
-    }
+      })),
+    );
     await store.turns.complete('turn_a', {
       status: 'completed',
       completedAt: 250,

@@ -1,10 +1,16 @@
 import { hostname } from 'node:os';
-import { AppServerStore, StoreError } from '../../../../src/app-server/persistence';
+import {
+  AppServerStore,
+  processStartToken,
+  StoreError,
+  ThreadHasActiveTurnError,
+} from '../../../../src/app-server/persistence';
 import type { Message } from '../../../../src/runtime/messages';
-import { agentMessage, version } from './store-test-support';
+import { agentMessage, seedTurns, version } from './store-test-support';
 
 interface OwnerRow {
   owner_pid: number;
+  owner_token: string | null;
   owner_host: string;
 }
 
@@ -24,6 +30,25 @@ describe('turns, conversation history and the turn lifecycle transactions', () =
 
   afterEach(async () => {
     await store.close();
+  });
+
+  it('refuses a second running turn on a thread, whoever wrote the first (§8.2)', async () => {
+    const turn = (turnId: string) => ({
+      turnId,
+      threadId: 'thread_t',
+      runId: null,
+      input: [],
+      startedAt: 200,
+    });
+    await store.beginTurn(turn('turn_a'));
+    // The same as another server process on the file: no in-memory state knows about turn_a.
+    const second = store.beginTurn(turn('turn_b'));
+    await expect(second).rejects.toBeInstanceOf(ThreadHasActiveTurnError);
+    expect(await store.turns.get('turn_b')).toBeNull();
+    expect((await store.threads.get('thread_t'))?.activeTurnId).toBe('turn_a');
+
+    await store.turns.complete('turn_a', { status: 'completed', completedAt: 300, result: {} });
+    await expect(store.beginTurn(turn('turn_c'))).resolves.toMatchObject({ status: 'running' });
   });
 
   it('creates a running turn owned by this process and completes it with its result', async () => {
@@ -48,8 +73,8 @@ describe('turns, conversation history and the turn lifecycle transactions', () =
       input,
       result: {},
     });
-    expect(await store.query('SELECT owner_pid, owner_host FROM turns')).toEqual<OwnerRow[]>([
-      { owner_pid: process.pid, owner_host: hostname() },
+    expect(await store.query('SELECT owner_pid, owner_host, owner_token FROM turns')).toEqual<OwnerRow[]>([
+      { owner_pid: process.pid, owner_host: hostname(), owner_token: processStartToken(process.pid) },
     ]);
 
     const result = { finalOutput: 'done', completionReason: 'tool_finish', tokenUsage: { cycles: [] } };
@@ -62,13 +87,16 @@ describe('turns, conversation history and the turn lifecycle transactions', () =
   });
 
   it('lists a thread’s turns in creation order, including same-millisecond starts', async () => {
-    for (const [turnId, startedAt] of [
-      ['turn_b', 200],
-      ['turn_a', 200],
-      ['turn_c', 150],
-    ] as const) {
-      await store.turns.createRunning({ turnId, threadId: 'thread_t', runId: null, input: [], startedAt });
-    }
+    await seedTurns(
+      store,
+      (
+        [
+          ['turn_b', 200],
+          ['turn_a', 200],
+          ['turn_c', 150],
+        ] as const
+      ).map(([turnId, startedAt]) => ({ turnId, threadId: 'thread_t', runId: null, input: [], startedAt })),
+    );
     expect((await store.turns.listByThread('thread_t')).map((t) => t.turnId)).toEqual([
       'turn_c',
       'turn_b',
@@ -162,20 +190,10 @@ describe('turns, conversation history and the turn lifecycle transactions', () =
   });
 
   it('appends history after the thread’s last message across turns and loads it in order', async () => {
-    await store.turns.createRunning({
-      turnId: 'turn_1',
-      threadId: 'thread_t',
-      runId: 'run_1',
-      input: [],
-      startedAt: 1,
-    });
-    await store.turns.createRunning({
-      turnId: 'turn_2',
-      threadId: 'thread_t',
-      runId: 'run_2',
-      input: [],
-      startedAt: 2,
-    });
+    await seedTurns(store, [
+      { turnId: 'turn_1', threadId: 'thread_t', runId: 'run_1', input: [], startedAt: 1 },
+      { turnId: 'turn_2', threadId: 'thread_t', runId: 'run_2', input: [], startedAt: 2 },
+    ]);
     await store.conversations.append('thread_t', 'turn_1', [
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'first', reasoning_content: 'thinking' },
