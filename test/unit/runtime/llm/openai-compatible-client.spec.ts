@@ -499,7 +499,7 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       const recorded = recorder();
       const error = await rejection(complete(request(), recorded));
       expect(recorded.content).toEqual(['Hel']);
-      expect(error.message).toMatch(/^llm request failed: response stream interrupted: /);
+      expect(error.message).toBe('llm request failed: model stream ended before completion');
       expect(error.code).toBe('model_request_failed');
       expect(server.requests).toHaveLength(1);
       expect(sleeps).toEqual([]);
@@ -707,6 +707,99 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       expect(() => createOpenAiCompatibleClient(settings, resolved)).toThrow(
         new Error('Responses endpoints are not supported'),
       );
+    });
+  });
+
+  describe('§14.4 v1.1: incomplete streams, unexpected bodies, idle timeout', () => {
+    const noRetrySleep = { retry: { max_attempts: 3, backoff_seconds: 0 } };
+
+    it('an HTML 200 is an unexpected body: not retried, fails over, never an empty reply', async () => {
+      const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+      server.setFallback({
+        type: 'response',
+        status: 200,
+        body: html,
+        headers: { 'Content-Type': 'text/html' },
+      });
+      const error = await rejection(
+        complete(request({ resolved: model({ backup: true }), settings: noRetrySleep })),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: ' +
+          `primary: unexpected response body: ${html} (attempt 1); backup: unexpected response body: ${html} (attempt 1)`,
+      );
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('an empty 200 event stream and JSON without choices are unexpected bodies (first 200 chars)', async () => {
+      server.enqueue({ type: 'stream', steps: [], done: false });
+      let error = await rejection(complete(request({ settings: noRetrySleep })));
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: unexpected response body:  (attempt 1)',
+      );
+      const long = { status: 'ok', padding: 'x'.repeat(300) };
+      server.enqueue({ type: 'response', status: 200, body: long });
+      error = await rejection(complete(request({ settings: noRetrySleep })));
+      const head = JSON.stringify(long).slice(0, 200);
+      expect(error.message).toBe(
+        `llm request failed: all endpoint targets failed: primary: unexpected response body: ${head} (attempt 1)`,
+      );
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('accepts a plain JSON chat.completion even when it is labelled text/event-stream', async () => {
+      const completion = {
+        id: 'c',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }],
+      };
+      server.enqueue({ type: 'stream', steps: [{ raw: JSON.stringify(completion) }], done: false });
+      await expect(complete(request())).resolves.toMatchObject({ content: 'plain', finishReason: 'stop' });
+    });
+
+    it('a clean close before any output, without finish_reason or [DONE], is retried as incomplete', async () => {
+      server.setFallback({ type: 'stream', steps: [{ chunk: chunks.role() }], done: false });
+      const error = await rejection(complete(request({ settings: noRetrySleep })));
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: model stream ended before completion (attempt 3)',
+      );
+      expect(server.requests).toHaveLength(3);
+    });
+
+    it('a clean close mid-text is an error, not a complete answer, and is final after partial output', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.role() }, { chunk: chunks.content('The answer is') }],
+        done: false,
+      });
+      const recorded = recorder();
+      const error = await rejection(complete(request({ settings: noRetrySleep }), recorded));
+      expect(recorded.content).toEqual(['The answer is']);
+      expect(error.message).toBe('llm request failed: model stream ended before completion');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('a finish_reason without [DONE] before a clean close is complete', async () => {
+      server.enqueue({
+        type: 'stream',
+        steps: [{ chunk: chunks.content('ok') }, { chunk: chunks.finish('stop') }],
+        done: false,
+      });
+      await expect(complete(request())).resolves.toMatchObject({ content: 'ok', finishReason: 'stop' });
+    });
+
+    it('the timeout bounds each gap between chunks, not the whole stream', async () => {
+      const steps = [{ chunk: chunks.role() }] as Array<{ chunk: object } | { delayMs: number }>;
+      for (let index = 0; index < 8; index += 1)
+        steps.push({ delayMs: 100 }, { chunk: chunks.content(`${index}`) });
+      steps.push({ chunk: chunks.finish('stop') });
+      server.enqueue({ type: 'stream', steps });
+      // 8 gaps of 100 ms: the stream runs ~800 ms, well past the 400 ms timeout, and is never idle that long.
+      const response = await complete(
+        request({ settings: { timeout_seconds: 0.4, retry: { max_attempts: 1 } } }),
+      );
+      expect(response.content).toBe('01234567');
+      expect(server.requests).toHaveLength(1);
     });
   });
 });
