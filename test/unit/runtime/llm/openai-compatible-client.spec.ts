@@ -1,5 +1,7 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import type {
   LlmRequest,
   ModelSettings,
@@ -17,10 +19,38 @@ import { resolveModelEndpoint } from '../../../../src/runtime/llm/model-resoluti
 import {
   FakeOpenAiServer,
   chunks,
+  type FakeReply,
   fakeSettingsDocument,
   textReply,
   type RecordedRequest,
 } from '../../../helpers/fake-openai-server';
+
+/**
+ * Recorded real provider streams, shared outside the repository (never copied into it): a header of
+ * `# key: value` lines up to `# ---`, then the body. `framing: raw` bodies are served byte for byte (in
+ * small pieces, so events straddle chunk boundaries); `chunk-lines` bodies as one `data:` event per
+ * non-empty line, then `[DONE]`.
+ */
+const REAL_STREAMS =
+  process.env.VV_REAL_STREAMS_DIR ?? resolve(__dirname, '../../../../../shared/fixtures/real-streams');
+
+function realStreamReply(file: string): FakeReply {
+  const bytes = readFileSync(join(REAL_STREAMS, file));
+  const separator = bytes.indexOf('# ---\n');
+  const header = bytes.subarray(0, separator).toString('utf8');
+  const body = bytes.subarray(separator + '# ---\n'.length);
+  if (/^# framing: chunk-lines/m.test(header)) {
+    const lines = body
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    return { type: 'stream', steps: lines.map((line) => ({ raw: `data: ${line}\n\n` })) };
+  }
+  const steps = [];
+  for (let offset = 0; offset < body.length; offset += 61)
+    steps.push({ raw: body.subarray(offset, offset + 61) });
+  return { type: 'stream', steps, done: false };
+}
 
 const PRIMARY_KEY = 'sk-primary-SECRET-1234';
 const BACKUP_KEY = 'sk-backup-SECRET-5678';
@@ -800,6 +830,81 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       );
       expect(response.content).toBe('01234567');
       expect(server.requests).toHaveLength(1);
+    });
+  });
+
+  const describeRealStreams = existsSync(REAL_STREAMS) ? describe : describe.skip;
+  if (!existsSync(REAL_STREAMS)) {
+    console.warn(
+      `recorded provider streams skipped: ${REAL_STREAMS} is absent (../shared/fixtures/real-streams from the ` +
+        'repository root; set VV_REAL_STREAMS_DIR to point elsewhere)',
+    );
+  }
+
+  describeRealStreams('recorded real provider streams served over HTTP', () => {
+    const files = existsSync(REAL_STREAMS)
+      ? readdirSync(REAL_STREAMS).filter((f) => f.endsWith('.sse.txt'))
+      : [];
+
+    it.each(files)(
+      '%s is parsed: a complete response or the provider error, never a body error',
+      async (file) => {
+        server.enqueue(realStreamReply(file));
+        const outcome = await complete(request({ settings: { retry: { max_attempts: 1 } } })).then(
+          (response) => ({ response }),
+          (error: unknown) => ({ error: error as LlmError }),
+        );
+        if ('error' in outcome) {
+          expect(outcome.error.message).not.toMatch(
+            /unexpected response body|ended before completion|invalid stream/,
+          );
+          expect(file).toMatch(/error/);
+        } else {
+          const { response } = outcome;
+          const output =
+            response.content.length + (response.reasoningContent?.length ?? 0) + response.toolCalls.length;
+          expect(output > 0 || response.finishReason !== undefined).toBe(true);
+        }
+      },
+    );
+
+    it('assembles parallel tool calls (OpenAI gpt-4o), also with CRLF line endings', async () => {
+      for (const file of [
+        'openai-gpt4o-parallel-tools.sse.txt',
+        'derived-crlf-openai-parallel-tools.sse.txt',
+      ]) {
+        server.enqueue(realStreamReply(file));
+        const response = await complete(request());
+        expect(response.toolCalls.map((call) => call.function.name)).toEqual([
+          'get_country',
+          'get_product_name',
+        ]);
+        expect(response.finishReason).toBe('tool_calls');
+        for (const call of response.toolCalls)
+          expect(() => JSON.parse(call.function.arguments) as unknown).not.toThrow();
+      }
+    });
+
+    it('keeps the first non-empty tool-call id (Alibaba qwen3) and reasoning before content (DeepSeek)', async () => {
+      server.enqueue(realStreamReply('alibaba-qwen3-tool-empty-id.sse.txt'));
+      const qwen = await complete(request());
+      expect(qwen.toolCalls[0]).toMatchObject({
+        id: 'call_eee11723464a4b9eb8cee71d',
+        function: { name: 'weather' },
+      });
+      server.enqueue(realStreamReply('deepseek-reasoner-thinking.sse.txt'));
+      const deepseek = await complete(request());
+      expect(deepseek.reasoningContent?.length).toBeGreaterThan(100);
+      expect(deepseek.content.length).toBeGreaterThan(0);
+      expect(deepseek.usage.usage_source).toBe('provider_reported');
+    });
+
+    it('accepts a finish_reason without [DONE] (TGI) and reports an error event without [DONE] (Groq)', async () => {
+      server.enqueue(realStreamReply('tgi-openhermes-no-done.sse.txt'));
+      await expect(complete(request())).resolves.toMatchObject({ finishReason: 'length' });
+      server.enqueue(realStreamReply('groq-error-event-no-done.sse.txt'));
+      const error = await rejection(complete(request({ settings: { retry: { max_attempts: 1 } } })));
+      expect(error.message).toMatch(/^llm request failed: Tool call validation failed: /);
     });
   });
 });
