@@ -12,8 +12,11 @@ import { AttemptFailure, httpErrorText, parseRetryAfterMs } from './attempt-fail
 /** Receives a 2xx body. `push` returns true once the body is complete (e.g. `[DONE]` was read). */
 export interface ResponseBodyConsumer {
   push(chunk: Buffer): boolean;
-  /** The body ended, cleanly or not: throws when what arrived is not a complete response. */
-  end(): void;
+  /**
+   * The body ended, `cleanly` or by a reset: throws when what arrived is not a complete response
+   * (a reset body cannot be judged as a whole, so only its stream events count).
+   */
+  end(cleanly: boolean): void;
 }
 
 export interface ChatCompletionsAttempt {
@@ -116,7 +119,7 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
       const finished = (): void => {
         if (settled) return;
         try {
-          consumer.end();
+          consumer.end(response.complete);
           succeed(response);
         } catch (error) {
           fail(error);

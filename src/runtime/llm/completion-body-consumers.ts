@@ -60,10 +60,10 @@ export class SseBodyConsumer implements ResponseBodyConsumer {
     return this.parser.done;
   }
 
-  end(): void {
+  end(cleanly: boolean): void {
     this.accept(this.parser.end());
     if (this.parser.done || this.assembler.finished) return;
-    if (this.raw !== null) {
+    if (this.raw !== null && cleanly) {
       acceptJsonDocument(this.raw.text(), this.assembler);
       return;
     }
@@ -93,7 +93,8 @@ export class JsonBodyConsumer implements ResponseBodyConsumer {
     return false;
   }
 
-  end(): void {
+  end(cleanly: boolean): void {
+    if (!cleanly) throw new AttemptFailure(INCOMPLETE_STREAM_TEXT, 'incomplete');
     acceptJsonDocument(this.body.text(), this.assembler);
   }
 }
