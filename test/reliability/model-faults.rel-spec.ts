@@ -63,6 +63,26 @@ const FAULTS: Record<string, { reply: FakeReply; error: RegExp }> = {
     reply: { type: 'stream', steps: [{ chunk: chunks.error('upstream exploded') }] },
     error: /upstream exploded/,
   },
+  // §14.4 v1.1 (issue 12 item 8): bodies that used to pass as an empty or complete reply.
+  'html-200': {
+    reply: {
+      type: 'response',
+      status: 200,
+      body: '<!DOCTYPE html><html><body>Gateway login</body></html>',
+      headers: { 'Content-Type': 'text/html' },
+    },
+    error:
+      /^llm request failed: all endpoint targets failed: local: unexpected response body: <!DOCTYPE html>.* \(attempt 1\)$/,
+  },
+  'empty-200': {
+    reply: { type: 'stream', steps: [], done: false },
+    error:
+      /^llm request failed: all endpoint targets failed: local: unexpected response body: {2}\(attempt 1\)$/,
+  },
+  'clean-close-mid-text': {
+    reply: { type: 'stream', steps: [{ chunk: chunks.role() }, content('The answer is')], done: false },
+    error: /^llm request failed: model stream ended before completion$/,
+  },
   'http-500': {
     reply: { type: 'response', status: 500, body: { error: { message: 'internal boom' } } },
     error:
@@ -197,6 +217,17 @@ describe('model faults', () => {
     expect(child.process.exitCode).toBeNull();
     expect(child.invalidLines).toEqual([]);
 
+    // An unexpected body is not retried and a cut-off answer is final: one model request each, never
+    // a loop of empty replies up to max_cycles.
+    for (const kind of ['html-200', 'empty-200', 'clean-close-mid-text']) {
+      expect({
+        kind,
+        requests: model.requests.filter((request) => faultOf(request) === kind).length,
+      }).toEqual({
+        kind,
+        requests: 1,
+      });
+    }
     const injected = model.requests.filter((request) => faultOf(request) !== null).length;
     const errors = kinds.map((kind, index) => `  ${kind}: ${String(outcomes[index].completed.error)}`);
     console.log(

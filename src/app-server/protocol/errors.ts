@@ -19,6 +19,7 @@ export const RPC_ERROR_TABLE = {
   ParamsMustBeEmptyObject: { code: -32602, message: 'params must be an empty object' },
   ThreadAlreadyHasActiveTurn: { code: -32602, message: 'Thread already has an active turn' },
   UnknownApprovalRequest: { code: -32602, message: 'Unknown approval request' },
+  FollowUpQueueFull: { code: -32602, message: 'Follow-up queue is full' },
   RuntimeNotConfigured: { code: -32603, message: 'App Server runtime is not configured' },
   InternalError: { code: -32603, message: '' },
   ServerOverloaded: { code: -32001, message: 'Server overloaded; retry later.' },
@@ -109,6 +110,8 @@ export const RpcErrors = {
     fromTable('ParamsMustBeEmptyObject', { errors: [{ path: '', message: 'must be an empty object' }] }),
   threadAlreadyHasActiveTurn: (): RpcError => fromTable('ThreadAlreadyHasActiveTurn'),
   unknownApprovalRequest: (): RpcError => fromTable('UnknownApprovalRequest'),
+  /** `turn/followUp` beyond the per-thread bound (issue 12: unbounded queues ran on for hundreds of turns). */
+  followUpQueueFull: (limit: number): RpcError => fromTable('FollowUpQueueFull', { limit }),
   runtimeNotConfigured: (): RpcError => fromTable('RuntimeNotConfigured'),
   /** -32603 carrying a cause's message (store, host, runner failures). */
   internal: (cause: unknown): RpcError =>

@@ -3,9 +3,8 @@
  * be an object`, schema/export's `params must be an empty object`), then DTO validation whose
  * violations become `errors[]` with JSON Pointer paths in params-table order.
  */
-import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { EACH_ELEMENT_RULES, PARAM_TEXTS } from './dto/param-rules';
+import { EACH_ELEMENT_RULES, PARAM_TEXTS, nestedParamType } from './dto/param-rules';
 import { RpcErrors, type ParamsIssue } from './errors';
 import type { ClientMethodSpec } from './registry';
 
@@ -49,12 +48,36 @@ export function toParamsIssues(errors: readonly ValidationError[], basePath = ''
   return issues;
 }
 
+/**
+ * The DTO instance for `params`: every member copied as an own property exactly as parsed, nested DTO
+ * members instantiated the same way. A generic plain-to-class transform is not used because it
+ * rebuilds arbitrary JSON (metadata, input items): a `constructor` key made it throw, keys such as
+ * `toString` were dropped, and assignment would let `__proto__` replace a prototype.
+ */
+function instantiateDto<T extends object>(dto: new () => T, params: Record<string, unknown>): T {
+  const instance = new dto();
+  for (const [key, value] of Object.entries(params)) {
+    // No param is named like an Object.prototype member; such an unknown key on the instance itself
+    // (`constructor` above all, which the validator uses to find the rules) is not copied.
+    if (key in Object.prototype) continue;
+    const nested = nestedParamType(dto, key);
+    const member = nested !== undefined && isJsonObject(value) ? instantiateDto(nested, value) : value;
+    Object.defineProperty(instance, key, {
+      value: member,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return instance;
+}
+
 /** Validates one plain params object against a DTO class; returns the DTO instance and the issues. */
 export function validateAgainstDto<T extends object>(
   dto: new () => T,
   params: Record<string, unknown>,
 ): { value: T; issues: ParamsIssue[] } {
-  const value = plainToInstance(dto, params, { enableImplicitConversion: false, exposeDefaultValues: false });
+  const value = instantiateDto(dto, params);
   const errors = validateSync(value, {
     forbidUnknownValues: true,
     whitelist: false,

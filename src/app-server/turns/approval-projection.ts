@@ -4,15 +4,35 @@ import type { ApprovalDecisionValue, ApprovalResolvedParams } from '../protocol/
 
 export const APPROVAL_PREVIEW_MAX_CODE_POINTS = 200;
 
-/** `Run <command>` for bash with a string command, else `<toolName> <compact JSON>`; ≤ 200 code points. */
+/**
+ * `Run <command>` for bash with a string command, else `<toolName> <compact JSON>`; control
+ * characters escaped (v1.1, so a dialog or terminal cannot be spoofed with CR or escape sequences),
+ * then cut to ≤ 200 code points.
+ */
 export function approvalPreview(toolName: string, args: Record<string, unknown>): string {
-  const text =
+  const raw =
     toolName === 'bash' && typeof args.command === 'string'
       ? `Run ${args.command}`
       : `${toolName} ${JSON.stringify(args)}`;
-  const codePoints = Array.from(text);
-  if (codePoints.length <= APPROVAL_PREVIEW_MAX_CODE_POINTS) return text;
+  const codePoints = Array.from(escapeControlCharacters(raw));
+  if (codePoints.length <= APPROVAL_PREVIEW_MAX_CODE_POINTS) return codePoints.join('');
   return `${codePoints.slice(0, APPROVAL_PREVIEW_MAX_CODE_POINTS - 1).join('')}…`;
+}
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+// C0 controls and DEL use `\xHH`, C1 controls `\u00HH` (protocol.md §9.3 v1.1 examples).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function escapeControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (ch) => {
+    const named = NAMED_ESCAPES[ch];
+    if (named !== undefined) return named;
+    const code = ch.charCodeAt(0);
+    const hex = code.toString(16).padStart(2, '0');
+    return code <= 0x7f ? `\\x${hex}` : `\\u00${hex}`;
+  });
 }
 
 /** The decision members shared by `approval/resolved` and the completed approval item. */

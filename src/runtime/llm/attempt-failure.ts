@@ -2,10 +2,20 @@
 
 /**
  * `request`: the request could not be built or a local consumer failed (never retried);
- * `stream`: the 2xx body carried a provider error payload; `malformed`: a chunk that is not JSON.
+ * `stream`: the 2xx body carried a provider error payload; `malformed`: a chunk that is not JSON;
+ * `incomplete`: a stream ended without a finish reason or `[DONE]`; `unexpected_body`: a 2xx body
+ * that is neither SSE nor a JSON completion (HTML, empty, JSON without `choices`) — §14.4 v1.1.
  */
 export type AttemptFailureKind =
-  'cancelled' | 'timeout' | 'network' | 'http' | 'stream' | 'malformed' | 'request';
+  | 'cancelled'
+  | 'timeout'
+  | 'network'
+  | 'http'
+  | 'stream'
+  | 'malformed'
+  | 'request'
+  | 'incomplete'
+  | 'unexpected_body';
 
 export class AttemptFailure extends Error {
   constructor(
@@ -33,6 +43,7 @@ export function actionFor(failure: AttemptFailure): FailureAction {
   switch (failure.kind) {
     case 'timeout':
     case 'network':
+    case 'incomplete':
       return 'retry';
     case 'http':
       return actionForStatus(failure.status ?? 0);
@@ -40,6 +51,7 @@ export function actionFor(failure: AttemptFailure): FailureAction {
       // A provider error payload without a status reports a server-side failure, like a 5xx.
       return failure.status === null ? 'retry' : actionForStatus(failure.status);
     case 'malformed':
+    case 'unexpected_body':
       // Not in §14.4's retryable list: the same endpoint would most likely answer the same way.
       return 'failover';
     case 'cancelled':
@@ -58,6 +70,14 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
   // An HTTP date always names its weekday and month; bare numbers like `-1` are not dates.
   const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+export const INCOMPLETE_STREAM_TEXT = 'model stream ended before completion';
+
+/** `unexpected response body: <first 200 characters>` — never taken as an empty reply (§14.4 v1.1). */
+export function unexpectedBodyFailure(body: string): AttemptFailure {
+  const head = Array.from(body.trim().slice(0, 400)).slice(0, 200).join('');
+  return new AttemptFailure(`unexpected response body: ${head}`, 'unexpected_body');
 }
 
 /** `HTTP <status>: <first 500 characters of the body>`; just `HTTP <status>` for an empty body. */

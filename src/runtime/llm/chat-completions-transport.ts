@@ -1,7 +1,8 @@
 /**
  * One HTTP attempt: POST the body and hand each response chunk to a consumer as it arrives
- * (runtime.md §14.1, §14.4). The timeout covers connect and the complete body; the abort signal
- * destroys the socket at once. Transport failures reject with `AttemptFailure`; an error thrown by
+ * (runtime.md §14.1, §14.4). The timeout is an idle timeout (v1.1): it bounds the wait for the
+ * response headers and then every gap between two body chunks, so a stream that keeps delivering is
+ * never cut off. The abort signal destroys the socket at once. Transport failures reject with `AttemptFailure`; an error thrown by
  * the consumer rejects the attempt unchanged.
  */
 import * as http from 'node:http';
@@ -11,7 +12,11 @@ import { AttemptFailure, httpErrorText, parseRetryAfterMs } from './attempt-fail
 /** Receives a 2xx body. `push` returns true once the body is complete (e.g. `[DONE]` was read). */
 export interface ResponseBodyConsumer {
   push(chunk: Buffer): boolean;
-  end(): void;
+  /**
+   * The body ended, `cleanly` or by a reset: throws when what arrived is not a complete response
+   * (a reset body cannot be judged as a whole, so only its stream events count).
+   */
+  end(cleanly: boolean): void;
 }
 
 export interface ChatCompletionsAttempt {
@@ -43,10 +48,13 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
     let request: http.ClientRequest | null = null;
 
     const onAbort = (): void => fail(new AttemptFailure('request cancelled', 'cancelled'));
-    const timer = setTimeout(
-      () => fail(new AttemptFailure(timeoutText(attempt.timeoutMs), 'timeout')),
-      attempt.timeoutMs,
-    );
+    const expire = (): void => fail(new AttemptFailure(timeoutText(attempt.timeoutMs), 'timeout'));
+    let timer = setTimeout(expire, attempt.timeoutMs);
+    /** Restarts the idle timeout: called when the headers and each body chunk arrive. */
+    const progressed = (): void => {
+      clearTimeout(timer);
+      if (!settled) timer = setTimeout(expire, attempt.timeoutMs);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
 
     function settle(): boolean {
@@ -99,26 +107,28 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
       const consumer = attempt.consumerFor(String(response.headers['content-type'] ?? ''));
       response.on('data', (chunk: Buffer) => {
         if (settled) return;
+        progressed();
         try {
           if (consumer.push(chunk)) succeed(response);
         } catch (error) {
           fail(error);
         }
       });
-      response.on('end', () => {
+      // A clean end and a reset are judged alike (§14.4 v1.1): complete (finish reason or `[DONE]`
+      // seen) succeeds, anything else fails as the consumer says (incomplete stream, unexpected body).
+      const finished = (): void => {
         if (settled) return;
         try {
-          consumer.end();
+          consumer.end(response.complete);
           succeed(response);
         } catch (error) {
           fail(error);
         }
-      });
-      const interrupted = (detail: string): void =>
-        fail(new AttemptFailure(`response stream interrupted: ${detail}`, 'network'));
-      response.on('error', (error) => interrupted(error.message));
+      };
+      response.on('end', finished);
+      response.on('error', finished);
       response.on('close', () => {
-        if (!response.complete) interrupted('connection closed before the response completed');
+        if (!response.complete) finished();
       });
     }
 
@@ -138,6 +148,7 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
           response.destroy();
           return;
         }
+        progressed();
         const status = response.statusCode ?? 0;
         if (status >= 200 && status < 300) readBody(response);
         else readErrorBody(response, status);

@@ -89,6 +89,11 @@ export class StreamAssembler {
     return this.delivered;
   }
 
+  /** True once a chunk carried a `finish_reason`. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
+  }
+
   /** One SSE `data` payload. Throws `StreamChunkError` for invalid JSON or an error payload. */
   acceptPayload(payload: string): void {
     let chunk: unknown;

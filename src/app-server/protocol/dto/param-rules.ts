@@ -5,9 +5,8 @@
  * Optional members are validated whenever present — `null` included (§3.0: `null` for an optional
  * member is a wrong type), except where a rule says "or null".
  */
-// class-transformer's @Type reads design metadata: the polyfill must be loaded wherever DTOs are.
+// Decorated DTOs emit design metadata: the polyfill must be loaded wherever DTOs are.
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
@@ -52,6 +51,30 @@ export const EACH_ELEMENT_RULES: Readonly<Record<string, (value: unknown) => boo
 type Decorator = PropertyDecorator;
 type Constructor = new () => object;
 
+/**
+ * The nested params DTO of each property that has one, keyed by the declaring prototype. The params
+ * validator builds nested instances from it and keeps every other value exactly as received.
+ */
+const NESTED_PARAM_TYPES = new WeakMap<object, Map<string | symbol, () => Constructor>>();
+
+function NestedType(type: () => Constructor): Decorator {
+  return (target, key) => {
+    const types = NESTED_PARAM_TYPES.get(target) ?? new Map<string | symbol, () => Constructor>();
+    types.set(key, type);
+    NESTED_PARAM_TYPES.set(target, types);
+  };
+}
+
+/** The nested DTO declared for `key` on `dto` (or a DTO it extends); undefined for plain values. */
+export function nestedParamType(dto: Constructor, key: string): Constructor | undefined {
+  for (let proto: unknown = dto.prototype; proto !== null && typeof proto === 'object';) {
+    const type = NESTED_PARAM_TYPES.get(proto)?.get(key);
+    if (type !== undefined) return type();
+    proto = Object.getPrototypeOf(proto);
+  }
+  return undefined;
+}
+
 function rule(...decorators: Decorator[]): Decorator {
   return (target, key) => {
     for (const decorate of decorators) decorate(target, key);
@@ -91,10 +114,10 @@ export const OptionalObject = (): Decorator => rule(present, IsObject({ message:
 
 /** A JSON object validated against a nested params DTO. */
 export const RequiredNested = (type: () => Constructor): Decorator =>
-  rule(required, IsObject({ message: PARAM_TEXTS.object }), ValidateNested(), Type(type));
+  rule(required, IsObject({ message: PARAM_TEXTS.object }), ValidateNested(), NestedType(type));
 
 export const OptionalNested = (type: () => Constructor): Decorator =>
-  rule(present, IsObject({ message: PARAM_TEXTS.object }), ValidateNested(), Type(type));
+  rule(present, IsObject({ message: PARAM_TEXTS.object }), ValidateNested(), NestedType(type));
 
 export const OptionalStringArray = (): Decorator =>
   rule(present, IsArray({ message: PARAM_TEXTS.array }), EachElement('eachString', PARAM_TEXTS.string));

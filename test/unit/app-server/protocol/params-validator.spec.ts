@@ -407,6 +407,39 @@ describe('validated params', () => {
   });
 });
 
+describe('arbitrary JSON members round-trip exactly (issue 12 item 5)', () => {
+  const HOSTILE =
+    '{"constructor":{"constructor":1},"toString":"t","valueOf":2,"hasOwnProperty":null,' +
+    '"__proto__":{"polluted":true},"deep":[{"constructor":{"prototype":{"x":1}},"toString":[]}]}';
+
+  it.each(['thread/start', 'turn/start'])(
+    'keeps every key of %s metadata, nested ones included',
+    (method) => {
+      const metadata = JSON.parse(HOSTILE) as Record<string, unknown>;
+      const params = { threadId: 't', input: [], metadata };
+      const outcome = run(method, params) as { ok: Record<string, unknown> };
+      expect(JSON.stringify(outcome.ok.metadata)).toBe(HOSTILE);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
+  it('keeps every key of turn/start input items', () => {
+    const item = JSON.parse(`{"type":"text","text":"hi","extra":${HOSTILE}}`) as Record<string, unknown>;
+    const outcome = run('turn/start', { threadId: 't', input: [item] }) as { ok: { input: unknown[] } };
+    expect(JSON.stringify(outcome.ok.input)).toBe(JSON.stringify([item]));
+  });
+
+  it('still validates params objects and nested DTOs that carry such keys themselves', () => {
+    const params = JSON.parse('{"constructor":"x","toString":1,"clientInfo":{"name":"c","constructor":"y"}}');
+    const outcome = run('initialize', params) as { ok: { clientInfo: Record<string, unknown> } };
+    expect(outcome.ok.clientInfo.name).toBe('c');
+    expect(outcome.ok.clientInfo.constructor.name).toBe('ClientInfoDto');
+    expect(run('initialize', { constructor: 1, clientInfo: { constructor: 2 } })).toEqual(
+      invalid('clientInfo.name is required', [{ path: '/clientInfo/name', message: 'is required' }]),
+    );
+  });
+});
+
 describe('invalidParamsMessage (§3.0 message rules)', () => {
   it.each<[Issue[], string]>([
     [[{ path: '/threadId', message: 'is required' }], 'Invalid params: /threadId is required'],

@@ -32,6 +32,24 @@ describe('approvalPreview (protocol.md §9.3)', () => {
     expect(approvalPreview(tool, args)).toBe(expected);
   });
 
+  describe('v1.1: control characters are escaped so a dialog or terminal cannot be spoofed', () => {
+    it('a carriage return cannot hide the real command behind a harmless one', () => {
+      const command = 'rm -rf ~ #\r\x1b[2Kls -la';
+      expect(approvalPreview('bash', { command })).toBe('Run rm -rf ~ #\\r\\x1b[2Kls -la');
+    });
+
+    it('escapes \\n, \\t, NUL, DEL and C1 controls (CSI U+009B) in every kind of preview', () => {
+      expect(approvalPreview('bash', { command: 'a\nb\tc\u0000d\u007fe' })).toBe('Run a\\nb\\tc\\x00d\\x7fe');
+      expect(approvalPreview('write_file', { path: 'x\u009b31m' })).toBe('write_file {"path":"x\\u009b31m"}');
+    });
+
+    it('escapes before the length rule, so an escape is never cut by the raw length', () => {
+      const preview = approvalPreview('bash', { command: '\r'.repeat(150) });
+      expect(Array.from(preview)).toHaveLength(200);
+      expect(preview).toBe(`Run ${'\\r'.repeat(97)}\\…`);
+    });
+  });
+
   it('keeps exactly 200 code points untouched', () => {
     const command = 'x'.repeat(196); // "Run " + 196 = 200
     expect(approvalPreview('bash', { command })).toBe(`Run ${command}`);

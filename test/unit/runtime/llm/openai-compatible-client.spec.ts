@@ -1,5 +1,7 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import type {
   LlmRequest,
   ModelSettings,
@@ -17,10 +19,38 @@ import { resolveModelEndpoint } from '../../../../src/runtime/llm/model-resoluti
 import {
   FakeOpenAiServer,
   chunks,
+  type FakeReply,
   fakeSettingsDocument,
   textReply,
   type RecordedRequest,
 } from '../../../helpers/fake-openai-server';
+
+/**
+ * Recorded real provider streams, shared outside the repository (never copied into it): a header of
+ * `# key: value` lines up to `# ---`, then the body. `framing: raw` bodies are served byte for byte (in
+ * small pieces, so events straddle chunk boundaries); `chunk-lines` bodies as one `data:` event per
+ * non-empty line, then `[DONE]`.
+ */
+const REAL_STREAMS =
+  process.env.VV_REAL_STREAMS_DIR ?? resolve(__dirname, '../../../../../shared/fixtures/real-streams');
+
+function realStreamReply(file: string): FakeReply {
+  const bytes = readFileSync(join(REAL_STREAMS, file));
+  const separator = bytes.indexOf('# ---\n');
+  const header = bytes.subarray(0, separator).toString('utf8');
+  const body = bytes.subarray(separator + '# ---\n'.length);
+  if (/^# framing: chunk-lines/m.test(header)) {
+    const lines = body
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    return { type: 'stream', steps: lines.map((line) => ({ raw: `data: ${line}\n\n` })) };
+  }
+  const steps = [];
+  for (let offset = 0; offset < body.length; offset += 61)
+    steps.push({ raw: body.subarray(offset, offset + 61) });
+  return { type: 'stream', steps, done: false };
+}
 
 const PRIMARY_KEY = 'sk-primary-SECRET-1234';
 const BACKUP_KEY = 'sk-backup-SECRET-5678';
@@ -499,7 +529,7 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       const recorded = recorder();
       const error = await rejection(complete(request(), recorded));
       expect(recorded.content).toEqual(['Hel']);
-      expect(error.message).toMatch(/^llm request failed: response stream interrupted: /);
+      expect(error.message).toBe('llm request failed: model stream ended before completion');
       expect(error.code).toBe('model_request_failed');
       expect(server.requests).toHaveLength(1);
       expect(sleeps).toEqual([]);
@@ -707,6 +737,174 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       expect(() => createOpenAiCompatibleClient(settings, resolved)).toThrow(
         new Error('Responses endpoints are not supported'),
       );
+    });
+  });
+
+  describe('§14.4 v1.1: incomplete streams, unexpected bodies, idle timeout', () => {
+    const noRetrySleep = { retry: { max_attempts: 3, backoff_seconds: 0 } };
+
+    it('an HTML 200 is an unexpected body: not retried, fails over, never an empty reply', async () => {
+      const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+      server.setFallback({
+        type: 'response',
+        status: 200,
+        body: html,
+        headers: { 'Content-Type': 'text/html' },
+      });
+      const error = await rejection(
+        complete(request({ resolved: model({ backup: true }), settings: noRetrySleep })),
+      );
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: ' +
+          `primary: unexpected response body: ${html} (attempt 1); backup: unexpected response body: ${html} (attempt 1)`,
+      );
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('an empty 200 event stream and JSON without choices are unexpected bodies (first 200 chars)', async () => {
+      server.enqueue({ type: 'stream', steps: [], done: false });
+      let error = await rejection(complete(request({ settings: noRetrySleep })));
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: unexpected response body:  (attempt 1)',
+      );
+      const long = { status: 'ok', padding: 'x'.repeat(300) };
+      server.enqueue({ type: 'response', status: 200, body: long });
+      error = await rejection(complete(request({ settings: noRetrySleep })));
+      const head = JSON.stringify(long).slice(0, 200);
+      expect(error.message).toBe(
+        `llm request failed: all endpoint targets failed: primary: unexpected response body: ${head} (attempt 1)`,
+      );
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('accepts a plain JSON chat.completion even when it is labelled text/event-stream', async () => {
+      const completion = {
+        id: 'c',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }],
+      };
+      server.enqueue({ type: 'stream', steps: [{ raw: JSON.stringify(completion) }], done: false });
+      await expect(complete(request())).resolves.toMatchObject({ content: 'plain', finishReason: 'stop' });
+    });
+
+    it('a clean close before any output, without finish_reason or [DONE], is retried as incomplete', async () => {
+      server.setFallback({ type: 'stream', steps: [{ chunk: chunks.role() }], done: false });
+      const error = await rejection(complete(request({ settings: noRetrySleep })));
+      expect(error.message).toBe(
+        'llm request failed: all endpoint targets failed: primary: model stream ended before completion (attempt 3)',
+      );
+      expect(server.requests).toHaveLength(3);
+    });
+
+    it('a clean close mid-text is an error, not a complete answer, and is final after partial output', async () => {
+      server.setFallback({
+        type: 'stream',
+        steps: [{ chunk: chunks.role() }, { chunk: chunks.content('The answer is') }],
+        done: false,
+      });
+      const recorded = recorder();
+      const error = await rejection(complete(request({ settings: noRetrySleep }), recorded));
+      expect(recorded.content).toEqual(['The answer is']);
+      expect(error.message).toBe('llm request failed: model stream ended before completion');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('a finish_reason without [DONE] before a clean close is complete', async () => {
+      server.enqueue({
+        type: 'stream',
+        steps: [{ chunk: chunks.content('ok') }, { chunk: chunks.finish('stop') }],
+        done: false,
+      });
+      await expect(complete(request())).resolves.toMatchObject({ content: 'ok', finishReason: 'stop' });
+    });
+
+    it('the timeout bounds each gap between chunks, not the whole stream', async () => {
+      const steps = [{ chunk: chunks.role() }] as Array<{ chunk: object } | { delayMs: number }>;
+      for (let index = 0; index < 8; index += 1)
+        steps.push({ delayMs: 100 }, { chunk: chunks.content(`${index}`) });
+      steps.push({ chunk: chunks.finish('stop') });
+      server.enqueue({ type: 'stream', steps });
+      // 8 gaps of 100 ms: the stream runs ~800 ms, well past the 400 ms timeout, and is never idle that long.
+      const response = await complete(
+        request({ settings: { timeout_seconds: 0.4, retry: { max_attempts: 1 } } }),
+      );
+      expect(response.content).toBe('01234567');
+      expect(server.requests).toHaveLength(1);
+    });
+  });
+
+  const describeRealStreams = existsSync(REAL_STREAMS) ? describe : describe.skip;
+  if (!existsSync(REAL_STREAMS)) {
+    console.warn(
+      `recorded provider streams skipped: ${REAL_STREAMS} is absent (../shared/fixtures/real-streams from the ` +
+        'repository root; set VV_REAL_STREAMS_DIR to point elsewhere)',
+    );
+  }
+
+  describeRealStreams('recorded real provider streams served over HTTP', () => {
+    const files = existsSync(REAL_STREAMS)
+      ? readdirSync(REAL_STREAMS).filter((f) => f.endsWith('.sse.txt'))
+      : [];
+
+    it.each(files)(
+      '%s is parsed: a complete response or the provider error, never a body error',
+      async (file) => {
+        server.enqueue(realStreamReply(file));
+        const outcome = await complete(request({ settings: { retry: { max_attempts: 1 } } })).then(
+          (response) => ({ response }),
+          (error: unknown) => ({ error: error as LlmError }),
+        );
+        if ('error' in outcome) {
+          expect(outcome.error.message).not.toMatch(
+            /unexpected response body|ended before completion|invalid stream/,
+          );
+          expect(file).toMatch(/error/);
+        } else {
+          const { response } = outcome;
+          const output =
+            response.content.length + (response.reasoningContent?.length ?? 0) + response.toolCalls.length;
+          expect(output > 0 || response.finishReason !== undefined).toBe(true);
+        }
+      },
+    );
+
+    it('assembles parallel tool calls (OpenAI gpt-4o), also with CRLF line endings', async () => {
+      for (const file of [
+        'openai-gpt4o-parallel-tools.sse.txt',
+        'derived-crlf-openai-parallel-tools.sse.txt',
+      ]) {
+        server.enqueue(realStreamReply(file));
+        const response = await complete(request());
+        expect(response.toolCalls.map((call) => call.function.name)).toEqual([
+          'get_country',
+          'get_product_name',
+        ]);
+        expect(response.finishReason).toBe('tool_calls');
+        for (const call of response.toolCalls)
+          expect(() => JSON.parse(call.function.arguments) as unknown).not.toThrow();
+      }
+    });
+
+    it('keeps the first non-empty tool-call id (Alibaba qwen3) and reasoning before content (DeepSeek)', async () => {
+      server.enqueue(realStreamReply('alibaba-qwen3-tool-empty-id.sse.txt'));
+      const qwen = await complete(request());
+      expect(qwen.toolCalls[0]).toMatchObject({
+        id: 'call_eee11723464a4b9eb8cee71d',
+        function: { name: 'weather' },
+      });
+      server.enqueue(realStreamReply('deepseek-reasoner-thinking.sse.txt'));
+      const deepseek = await complete(request());
+      expect(deepseek.reasoningContent?.length).toBeGreaterThan(100);
+      expect(deepseek.content.length).toBeGreaterThan(0);
+      expect(deepseek.usage.usage_source).toBe('provider_reported');
+    });
+
+    it('accepts a finish_reason without [DONE] (TGI) and reports an error event without [DONE] (Groq)', async () => {
+      server.enqueue(realStreamReply('tgi-openhermes-no-done.sse.txt'));
+      await expect(complete(request())).resolves.toMatchObject({ finishReason: 'length' });
+      server.enqueue(realStreamReply('groq-error-event-no-done.sse.txt'));
+      const error = await rejection(complete(request({ settings: { retry: { max_attempts: 1 } } })));
+      expect(error.message).toMatch(/^llm request failed: Tool call validation failed: /);
     });
   });
 });
