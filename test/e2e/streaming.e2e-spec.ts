@@ -3,7 +3,7 @@
  * a delta carries only its chunk, so a notification's size does not grow with the message, and
  * the typed client rebuilds the text from the chunks. Build first (`npm run build`).
  */
-import { AppServerClient, type ServerMessage } from '../../src/app-server/client';
+import { AppServerClient } from '../../src/app-server/client';
 import {
   BACKEND,
   E2eSandbox,
