@@ -28,14 +28,16 @@ export async function askOnce(
     await client.initialize({ name: 'my-editor', version: '1.0.0' }); // also sends `initialized`
     const { threadId } = await client.startThread({ cwd: workspace });
     const { turnId } = await client.startTurn({ threadId, input: [{ type: 'text', text: prompt }] });
-    let answer = '';
+    let lastMessageId: string | null = null;
     for (;;) {
       // Waits for the next notification; long tool calls can be silent for a while.
       const message = await client.tryNextMessage({ timeoutMs: 10 * 60_000 });
-      if (message.method === 'item/agentMessage/delta') answer = message.params.payload.text as string;
+      // A delta carries only its chunk; the client keeps each message's text so far.
+      if (message.method === 'item/agentMessage/delta') lastMessageId = message.params.itemId;
       if (message.method === 'turn/completed' && message.params.turnId === turnId) {
         if (message.params.status === 'failed') throw new Error(message.params.error);
-        return message.params.finalOutput ?? answer;
+        const streamed = lastMessageId === null ? '' : (client.agentMessages.text(lastMessageId) ?? '');
+        return message.params.finalOutput ?? streamed;
       }
     }
   } catch (error) {

@@ -25,7 +25,7 @@ export interface AgentMessageDeltaParams {
   turnId: string;
   type: "agentMessage";
   status: "inProgress";
-  payload: JsonObject;
+  payload: { text: string };
   createdAt: number;
   updatedAt: number;
   delta: string;

@@ -5,6 +5,7 @@
  */
 import type { AppServerCore } from '../protocol/app-server-core';
 import { findClientRequest } from '../protocol/registry';
+import { AgentMessageTexts } from './agent-message-texts';
 import { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
 import {
   inProcessTransport,
@@ -94,6 +95,11 @@ function errorMessage(error: unknown): string {
 }
 
 export class AppServerClient {
+  /**
+   * The text of every agentMessage so far, rebuilt from the chunks of `item/agentMessage/delta`
+   * (§4.8 v1.1) and from the items `thread/read` / `thread/resume` return.
+   */
+  readonly agentMessages = new AgentMessageTexts();
   private readonly transport: ClientTransport;
   private readonly backlog = new MessageBacklog<ServerMessage>();
   private readonly pending = new Map<number, PendingCall>();
@@ -136,12 +142,16 @@ export class AppServerClient {
     return this.request('thread/start', params);
   }
 
-  resumeThread(params: ThreadResumeParams): Promise<ThreadResumeResponse> {
-    return this.request('thread/resume', params);
+  async resumeThread(params: ThreadResumeParams): Promise<ThreadResumeResponse> {
+    const result = await this.request('thread/resume', params);
+    this.agentMessages.applyItems(result.items);
+    return result;
   }
 
-  readThread(params: ThreadReadParams): Promise<ThreadReadResponse> {
-    return this.request('thread/read', params);
+  async readThread(params: ThreadReadParams): Promise<ThreadReadResponse> {
+    const result = await this.request('thread/read', params);
+    this.agentMessages.applyItems(result.items);
+    return result;
   }
 
   listThreads(params?: ThreadListParams): Promise<ThreadListResponse> {
@@ -304,6 +314,7 @@ export class AppServerClient {
       return;
     }
     if (this.settlePending(message)) return;
+    this.agentMessages.apply(message as unknown as ServerMessage);
     if (message.method === 'approval/request' && 'id' in message && this.approvalHandler !== null) {
       this.answerWithHandler(this.approvalHandler, message);
       return;

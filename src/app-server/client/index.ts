@@ -9,6 +9,7 @@ export {
   type InProcessServerHandle,
   type SpawnClientOptions,
 } from './app-server-client';
+export { AgentMessageTexts } from './agent-message-texts';
 export { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
 export { CHILD_EXIT_GRACE_MS } from './client-transport';
 export type * from './client-types';

@@ -2,8 +2,8 @@
 import type { ItemVersion } from '../persistence/stored-records';
 import type { AppItem, ApprovalRequestParams, ErrorWarningParams } from '../protocol/wire-types';
 
-/** `item/agentMessage/delta`: the item in its new state plus the appended chunk (protocol.md §4.8). */
-export type AgentMessageDeltaParams = AppItem & { delta: string };
+/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (protocol.md §4.8 v1.1). */
+export type AgentMessageDeltaParams = Omit<AppItem, 'payload'> & { payload: { text: string }; delta: string };
 /** `item/toolCall/delta`: the item right after `item/started` plus its arguments (protocol.md §4.9). */
 export type ToolCallDeltaParams = AppItem & { delta: Record<string, unknown> };
 

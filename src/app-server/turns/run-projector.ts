@@ -264,9 +264,18 @@ export class RunProjector {
       this.notify(out, { method: 'item/started', params: started });
     }
     const live = this.mustGet(this.openAgentMessageId);
+    // O(chunk): V8 appends to a rope without copying, the in-memory version is a shallow snapshot
+    // (strings are immutable, an agentMessage payload holds only them) and the notification
+    // carries the chunk alone (§4.8 v1.1), so nothing here grows with the message.
     const text = `${String(live.item.payload.text ?? '')}${event.delta}`;
-    const item = this.change(out, live, { payload: { ...live.item.payload, text } }, at, false);
-    this.notify(out, { method: 'item/agentMessage/delta', params: { ...item, delta: event.delta } });
+    live.item = { ...live.item, payload: { ...live.item.payload, text }, updatedAt: at };
+    live.changeSeq = this.context.changeCounter.next();
+    out.push({ kind: 'item', version: shallowVersion(live), persist: false });
+    const { payload: _accumulated, ...identity } = live.item;
+    this.notify(out, {
+      method: 'item/agentMessage/delta',
+      params: { ...identity, payload: { text: event.delta }, delta: event.delta },
+    });
   }
 
   private closeAgentMessage(out: ProjectionEffect[], status: AppItemStatus, at: number): void {
@@ -476,6 +485,12 @@ function completionMembers(event: RunEventOf<'tool_call_completed'>): Record<str
   if (event.output_preview !== undefined) members.output = event.output_preview;
   if (event.output_truncated !== undefined) members.outputTruncated = event.output_truncated;
   return members;
+}
+
+/** A snapshot of an item whose payload members are all immutable values (a streaming agentMessage). */
+function shallowVersion(live: LiveItem): ItemVersion {
+  const item = { ...live.item, payload: { ...live.item.payload } };
+  return { item, createdSeq: live.createdSeq, changeSeq: live.changeSeq };
 }
 
 function snapshotVersion(live: LiveItem): ItemVersion {

@@ -46,13 +46,14 @@ export const TurnCompletedParams = define(
   }),
 );
 
-/** The agentMessage item in its new state plus the appended chunk (§4.8). */
+/** The agentMessage item's identity and state with the appended chunk only, never the accumulated text (§4.8 v1.1). */
 export const AgentMessageDeltaParams = define(
   'AgentMessageDeltaParams',
   object({
     ...appItemMembers,
     type: literal('agentMessage'),
     status: literal('inProgress'),
+    payload: object({ text: string() }),
     delta: string(),
   }),
 );

@@ -43,7 +43,7 @@ describe('RunProjector payloads and rules', () => {
     ]);
   });
 
-  it('accumulates assistant text: started with "", each delta carries the new state and the chunk; deltas stay in memory', () => {
+  it('accumulates assistant text: started with "", each delta carries only its chunk (§4.8 v1.1); deltas stay in memory', () => {
     const h = projectorHarness();
     const effects = h.project([
       e.event('model_call_started', modelCall(1), 2_000),
@@ -73,7 +73,7 @@ describe('RunProjector payloads and rules', () => {
         params: {
           ...base,
           status: 'inProgress',
-          payload: { text: 'Hello world' },
+          payload: { text: ' world' },
           updatedAt: 2_020,
           delta: ' world',
         },

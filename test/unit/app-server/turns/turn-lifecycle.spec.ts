@@ -56,7 +56,7 @@ describe('turn lifecycle', () => {
     await live?.close();
   });
 
-  it('emits the exact order of a finishing turn, with accumulated deltas and one itemId per item', async () => {
+  it('emits the exact order of a finishing turn, with chunk-only deltas and one itemId per item', async () => {
     live = await LiveAppServer.start({
       steps: [
         {
@@ -116,7 +116,7 @@ describe('turn lifecycle', () => {
     });
     expect(delta2).toMatchObject({
       status: 'inProgress',
-      payload: { text: 'The workspace contains a README.' },
+      payload: { text: ' a README.' },
       delta: ' a README.',
     });
     expect(completed).toMatchObject({
