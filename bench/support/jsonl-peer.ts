@@ -13,7 +13,8 @@ export type MessageListener = (message: JsonMessage, readAtNs: bigint) => void;
 export class JsonlPeer {
   readonly process: ChildProcessWithoutNullStreams;
   private readonly listeners = new Set<MessageListener>();
-  private rest = '';
+  /** Pieces of the unterminated line, joined once its `\n` arrives (linear in the line length). */
+  private readonly pending: string[] = [];
   private stderrTail = '';
   private invalid = 0;
   private readonly exited: Promise<number | null>;
@@ -114,8 +115,17 @@ export class JsonlPeer {
   }
 
   private onStdout(chunk: string, readAtNs: bigint): void {
-    const lines = (this.rest + chunk).split('\n');
-    this.rest = lines.pop() ?? '';
+    // Re-splitting `rest + chunk` for every chunk of a multi-MB line would be quadratic: only the
+    // new chunk is scanned for newlines, and the pending pieces are joined once per line.
+    const lines: string[] = [];
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      this.pending.push(chunk.slice(start, newline));
+      lines.push(this.pending.join(''));
+      this.pending.length = 0;
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.slice(start));
     for (const line of lines) {
       let message: JsonMessage;
       try {
