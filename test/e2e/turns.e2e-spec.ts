@@ -227,7 +227,7 @@ describe('a turn that finishes with task_finish (§14.1)', () => {
     expect(p[5]).toEqual({
       ...agentBase,
       status: 'inProgress',
-      payload: { text: answer },
+      payload: { text: ' a README and a src/ folder with 4 TypeScript files.' },
       updatedAt: anyInt(),
       delta: ' a README and a src/ folder with 4 TypeScript files.',
     });

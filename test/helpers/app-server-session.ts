@@ -330,6 +330,12 @@ export function lastItemStates(messages: JsonMessage[]): Array<Record<string, un
   for (const m of messages) {
     if (typeof m.method !== 'string' || !m.method.startsWith('item/')) continue;
     const state = itemState(m);
+    const previous = byId.get(String(state.itemId));
+    // A delta carries only its chunk (§4.8 v1.1): the item's text so far is what came before plus it.
+    if (m.method === 'item/agentMessage/delta' && previous) {
+      const before = (previous.payload as Record<string, unknown>).text;
+      state.payload = { text: `${String(before ?? '')}${String(m.params?.delta ?? '')}` };
+    }
     byId.set(String(state.itemId), state);
   }
   return [...byId.values()];

@@ -1,7 +1,7 @@
 /**
  * Slow client (protocol.md §1.8 outbound backpressure): the client stops reading stdout right after
- * `turn/start` while the model streams 24 000 fragments. Every delta notification repeats the
- * accumulated text (§4.8), so a server that buffered everything would hold ≈ 290 MB of pending
+ * `turn/start` while the model streams 24 000 fragments. Every delta notification carries its
+ * chunk (§4.8, v1.1), so a server that buffered everything would hold every one of them as pending
  * JSON; with the bounded outbound queue (1 024 messages) its resident set must stay within
  * RSS_GROWTH_LIMIT_MIB of what it was before the turn. The server keeps reading stdin meanwhile
  * (requests sent while blocked are answered later, result or -32001), and once the client reads
@@ -101,15 +101,16 @@ describe('a client that stops reading stdout', () => {
 
     let expectedIndex = 0;
     let outOfOrder = 0;
-    let lastText = '';
+    let rebuilt = '';
     for (const message of child.received) {
       if (message.method !== 'item/agentMessage/delta') continue;
       const params = message.params as { delta: string; payload: { text: string } };
       if (params.delta !== ALPHABET[expectedIndex % ALPHABET.length]) outOfOrder += 1;
       expectedIndex += 1;
-      lastText = params.payload.text;
+      if (params.payload.text !== params.delta) outOfOrder += 1;
+      rebuilt += params.delta;
     }
-    expect({ deltas: expectedIndex, outOfOrder, textLength: lastText.length }).toEqual({
+    expect({ deltas: expectedIndex, outOfOrder, textLength: rebuilt.length }).toEqual({
       deltas: DELTAS,
       outOfOrder: 0,
       textLength: DELTAS,
