@@ -19,7 +19,8 @@ export type ClientRequest =
   | TurnInterruptRequest
   | ApprovalResolveRequest
   | ModelListRequest
-  | SchemaExportRequest;
+  | SchemaExportRequest
+  | ThreadMetadataUpdateRequest;
 
 export interface ApprovalResolveParams {
   threadId: string;
@@ -108,6 +109,18 @@ export interface ThreadListRequest {
   id: RequestId;
   method: "thread/list";
   params?: ThreadListParams | null;
+}
+
+export interface ThreadMetadataUpdateParams {
+  threadId: string;
+  metadata: JsonObject;
+}
+
+export interface ThreadMetadataUpdateRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/metadata/update";
+  params: ThreadMetadataUpdateParams;
 }
 
 export interface ThreadReadParams {

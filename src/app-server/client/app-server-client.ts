@@ -29,6 +29,8 @@ import type {
   SchemaExportResponse,
   ServerMessage,
   ThreadArchiveResponse,
+  ThreadMetadataUpdateParams,
+  ThreadMetadataUpdateResponse,
   ThreadListParams,
   ThreadListResponse,
   ThreadReadParams,
@@ -150,6 +152,11 @@ export class AppServerClient {
 
   archiveThread(params: { threadId: string }): Promise<ThreadArchiveResponse> {
     return this.request('thread/archive', params);
+  }
+
+  /** history.md §3: a shallow patch, `null` deletes a key. */
+  updateThreadMetadata(params: ThreadMetadataUpdateParams): Promise<ThreadMetadataUpdateResponse> {
+    return this.request('thread/metadata/update', params);
   }
 
   unsubscribeThread(params: { threadId: string }): Promise<ThreadUnsubscribeResponse> {

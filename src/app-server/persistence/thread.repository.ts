@@ -114,6 +114,22 @@ export class ThreadRepository {
     return this.updateAndGet(threadId, { activeTurnId: null, updatedAt: now });
   }
 
+  /**
+   * history.md §3: a shallow patch where `null` deletes the key; read and write in one transaction
+   * so two concurrent patches never lose each other's keys. Null when the thread is unknown.
+   */
+  patchMetadata(threadId: string, patch: Record<string, unknown>, now: number): Promise<StoredThread | null> {
+    return this.executor.run(async (manager) => {
+      const current = await findThread(manager, threadId);
+      if (current === null) return null;
+      const metadata = applyMetadataPatch(current.metadata, patch);
+      await manager
+        .getRepository(ThreadEntity)
+        .update({ threadId }, { metadataJson: JSON.stringify(metadata), updatedAt: now });
+      return findThread(manager, threadId);
+    });
+  }
+
   touch(threadId: string, now: number): Promise<StoredThread | null> {
     return this.updateAndGet(threadId, { updatedAt: now });
   }
@@ -151,4 +167,17 @@ export function toStoredThread(row: ThreadEntity): StoredThread {
     archivedAt: row.archivedAt,
     activeTurnId: row.activeTurnId,
   };
+}
+
+/** `null` deletes a key, any other value replaces it (history.md §3). */
+export function applyMetadataPatch(
+  metadata: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const next = { ...metadata };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
 }

@@ -10,6 +10,7 @@ import {
   ModelListParamsDto,
   ThreadArchiveParamsDto,
   ThreadListParamsDto,
+  ThreadMetadataUpdateParamsDto,
   ThreadReadParamsDto,
   ThreadResumeParamsDto,
   ThreadStartParamsDto,
@@ -198,6 +199,15 @@ export const CLIENT_METHODS = [
     '3.14',
   ),
   request('schema/export', 'empty', null, null, false, 'SchemaExportResponse', '3.15'),
+  request(
+    'thread/metadata/update',
+    'required',
+    ThreadMetadataUpdateParamsDto,
+    'ThreadMetadataUpdateParams',
+    true,
+    'ThreadMetadataUpdateResponse',
+    'history.md §3',
+  ),
 ] as const satisfies readonly ClientMethodSpec[];
 
 export interface ServerNotificationSpec {
@@ -222,6 +232,7 @@ export const SERVER_NOTIFICATIONS = [
   { method: 'approval/requested', paramsTypeName: 'ApprovalRequestParams', section: '4.11' },
   { method: 'approval/resolved', paramsTypeName: 'ApprovalResolvedParams', section: '4.12' },
   { method: 'error/warning', paramsTypeName: 'ErrorWarningParams', section: '4.13' },
+  { method: 'thread/updated', paramsTypeName: 'ThreadUpdatedParams', section: 'history.md §3' },
 ] as const satisfies readonly ServerNotificationSpec[];
 
 export interface ServerRequestSpec {

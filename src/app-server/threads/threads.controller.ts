@@ -9,12 +9,14 @@ import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type {
   ThreadArchiveParamsDto,
   ThreadListParamsDto,
+  ThreadMetadataUpdateParamsDto,
   ThreadReadParamsDto,
   ThreadResumeParamsDto,
   ThreadStartParamsDto,
   ThreadUnsubscribeParamsDto,
 } from '../protocol/dto';
 import { RpcContext } from '../protocol/rpc-context';
+import type { AppThread } from '../protocol/wire-types';
 import type {
   ThreadArchiveResponse,
   ThreadListResponse,
@@ -81,6 +83,21 @@ export class ThreadsController {
       });
     });
     return { threadId, archived: true };
+  }
+
+  /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
+  @MessagePattern('thread/metadata/update')
+  async updateMetadata(
+    @Payload() params: ThreadMetadataUpdateParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<AppThread> {
+    const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
+    ctx.afterResponse(() =>
+      this.notifications.toRequesterAndSubscribers(thread.threadId, ctx.connectionId, 'thread/updated', {
+        thread,
+      }),
+    );
+    return thread;
   }
 
   @MessagePattern('thread/unsubscribe')

@@ -126,6 +126,13 @@ export class ThreadsService {
     this.subscriptions.clearClosed(threadId);
   }
 
+  /** history.md §3; archived threads can be updated too. */
+  async updateMetadata(threadId: string, patch: Record<string, unknown>): Promise<AppThread> {
+    const updated = await this.store.threads.patchMetadata(threadId, patch, Date.now());
+    if (updated === null) throw RpcErrors.threadNotFound();
+    return this.toWire(updated);
+  }
+
   /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */
   async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscribeResponse> {
     await this.requireThread(threadId);

@@ -61,6 +61,7 @@ export const MESSAGE_DEFINITIONS = {
   ApprovalResolveResponse: results.ApprovalResolveResponse,
   ModelListResponse: results.ModelListResponse,
   SchemaExportResponse: results.SchemaExportResponse,
+  ThreadMetadataUpdateResponse: results.ThreadMetadataUpdateResponse,
   ThreadStartedParams: notifications.ThreadStartedParams,
   ThreadArchivedParams: notifications.ThreadArchivedParams,
   ThreadClosedParams: notifications.ThreadClosedParams,
@@ -72,6 +73,7 @@ export const MESSAGE_DEFINITIONS = {
   ApprovalRequestParams: notifications.ApprovalRequestParams,
   ApprovalResolvedParams: notifications.ApprovalResolvedParams,
   ErrorWarningParams: notifications.ErrorWarningParams,
+  ThreadUpdatedParams: notifications.ThreadUpdatedParams,
   ApprovalResponse: notifications.ApprovalResponse,
 } as const;
 

@@ -86,3 +86,6 @@ export const SchemaExportResponse = define(
   'SchemaExportResponse',
   object({ jsonSchema: record(string()), typescript: record(string()) }),
 );
+
+/** `thread/metadata/update` answers the updated thread (history.md §3). */
+export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse', AppThread);
