@@ -20,7 +20,8 @@ export type ClientRequest =
   | ApprovalResolveRequest
   | ModelListRequest
   | SchemaExportRequest
-  | ThreadMetadataUpdateRequest;
+  | ThreadMetadataUpdateRequest
+  | ThreadForkRequest;
 
 export interface ApprovalResolveParams {
   threadId: string;
@@ -95,6 +96,19 @@ export interface ThreadArchiveRequest {
   id: RequestId;
   method: "thread/archive";
   params: ThreadArchiveParams;
+}
+
+export interface ThreadForkParams {
+  threadId: string;
+  turnId?: string;
+  metadata?: JsonObject;
+}
+
+export interface ThreadForkRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/fork";
+  params: ThreadForkParams;
 }
 
 export interface ThreadListParams {

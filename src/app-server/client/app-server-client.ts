@@ -29,6 +29,8 @@ import type {
   SchemaExportResponse,
   ServerMessage,
   ThreadArchiveResponse,
+  ThreadForkParams,
+  ThreadForkResponse,
   ThreadMetadataUpdateParams,
   ThreadMetadataUpdateResponse,
   ThreadListParams,
@@ -152,6 +154,11 @@ export class AppServerClient {
 
   archiveThread(params: { threadId: string }): Promise<ThreadArchiveResponse> {
     return this.request('thread/archive', params);
+  }
+
+  /** history.md §2: copies finished turns up to `turnId`; the requester is subscribed to the fork. */
+  forkThread(params: ThreadForkParams): Promise<ThreadForkResponse> {
+    return this.request('thread/fork', params);
   }
 
   /** history.md §3: a shallow patch, `null` deletes a key. */

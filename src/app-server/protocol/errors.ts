@@ -18,6 +18,9 @@ export const RPC_ERROR_TABLE = {
   ClientNameRequired: { code: -32602, message: 'clientInfo.name is required' },
   ParamsMustBeEmptyObject: { code: -32602, message: 'params must be an empty object' },
   ThreadAlreadyHasActiveTurn: { code: -32602, message: 'Thread already has an active turn' },
+  // history.md §2 (thread/fork)
+  ForkTurnNotFound: { code: -32602, message: 'Turn not found in thread' },
+  ForkNoFinishedTurn: { code: -32602, message: 'Thread has no finished turn' },
   UnknownApprovalRequest: { code: -32602, message: 'Unknown approval request' },
   RuntimeNotConfigured: { code: -32603, message: 'App Server runtime is not configured' },
   InternalError: { code: -32603, message: '' },
@@ -108,6 +111,8 @@ export const RpcErrors = {
   paramsMustBeEmptyObject: (): RpcError =>
     fromTable('ParamsMustBeEmptyObject', { errors: [{ path: '', message: 'must be an empty object' }] }),
   threadAlreadyHasActiveTurn: (): RpcError => fromTable('ThreadAlreadyHasActiveTurn'),
+  forkTurnNotFound: (): RpcError => fromTable('ForkTurnNotFound'),
+  forkNoFinishedTurn: (): RpcError => fromTable('ForkNoFinishedTurn'),
   unknownApprovalRequest: (): RpcError => fromTable('UnknownApprovalRequest'),
   runtimeNotConfigured: (): RpcError => fromTable('RuntimeNotConfigured'),
   /** -32603 carrying a cause's message (store, host, runner failures). */

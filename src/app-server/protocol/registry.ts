@@ -9,6 +9,7 @@ import {
   InitializeParamsDto,
   ModelListParamsDto,
   ThreadArchiveParamsDto,
+  ThreadForkParamsDto,
   ThreadListParamsDto,
   ThreadMetadataUpdateParamsDto,
   ThreadReadParamsDto,
@@ -207,6 +208,15 @@ export const CLIENT_METHODS = [
     true,
     'ThreadMetadataUpdateResponse',
     'history.md §3',
+  ),
+  request(
+    'thread/fork',
+    'required',
+    ThreadForkParamsDto,
+    'ThreadForkParams',
+    true,
+    'ThreadForkResponse',
+    'history.md §2',
   ),
 ] as const satisfies readonly ClientMethodSpec[];
 

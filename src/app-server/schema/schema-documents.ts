@@ -33,6 +33,7 @@ export const SCHEMA_NAMES = [
   'ServerNotification',
   'ServerRequest',
   'ThreadArchiveResponse',
+  'ThreadForkResponse',
   'ThreadListResponse',
   'ThreadMetadataUpdateResponse',
   'ThreadReadResponse',

@@ -87,3 +87,17 @@ export class ThreadMetadataUpdateParamsDto {
   @RequiredObject()
   metadata!: Record<string, unknown>;
 }
+
+/** history.md §2. */
+export class ThreadForkParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Default: the last finished turn. */
+  @OptionalString()
+  turnId?: string;
+
+  /** Default: the source's metadata. */
+  @OptionalObject()
+  metadata?: Record<string, unknown>;
+}

@@ -62,6 +62,7 @@ export const MESSAGE_DEFINITIONS = {
   ModelListResponse: results.ModelListResponse,
   SchemaExportResponse: results.SchemaExportResponse,
   ThreadMetadataUpdateResponse: results.ThreadMetadataUpdateResponse,
+  ThreadForkResponse: results.ThreadForkResponse,
   ThreadStartedParams: notifications.ThreadStartedParams,
   ThreadArchivedParams: notifications.ThreadArchivedParams,
   ThreadClosedParams: notifications.ThreadClosedParams,
