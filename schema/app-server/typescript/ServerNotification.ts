@@ -64,7 +64,7 @@ export interface AppThread {
   createdAt: number;
   updatedAt: number;
   archivedAt: number | null;
-  forkedFrom: { threadId: string; turnId: string } | null;
+  forkedFrom?: { threadId: string; turnId: string } | null;
 }
 
 export interface AppTokenUsage {

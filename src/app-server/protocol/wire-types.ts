@@ -27,7 +27,7 @@ export interface AppThread {
   updatedAt: number;
   archivedAt: number | null;
   /** history.md §2: null for ordinary threads. */
-  forkedFrom: { threadId: string; turnId: string } | null;
+  forkedFrom?: { threadId: string; turnId: string } | null;
 }
 
 export interface AppTurn {

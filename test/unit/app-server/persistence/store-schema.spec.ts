@@ -35,7 +35,10 @@ describe('AppServerStore schema and connection settings', () => {
       expect(byName.idx_turns_thread_started).toContain('("thread_id", "started_at")');
       expect(byName.idx_turns_status).toContain('("status")');
       const migrations = (await store.query(`SELECT name FROM migrations`)) as NameRow[];
-      expect(migrations.map((m) => m.name)).toEqual(['InitialSchema1780000000000']);
+      expect(migrations.map((m) => m.name)).toEqual([
+        'InitialSchema1780000000000',
+        'ThreadForkOrigin1780000001400',
+      ]);
     } finally {
       await store.close();
     }
@@ -98,8 +101,9 @@ describe('AppServerStore schema and connection settings', () => {
         updatedAt: 1780409999950,
         archivedAt: null,
         activeTurnId: null,
+        forkedFrom: null,
       });
-      expect(await second.query('SELECT name FROM migrations')).toHaveLength(1);
+      expect(await second.query('SELECT name FROM migrations')).toHaveLength(2);
     } finally {
       await second.close();
     }

@@ -63,6 +63,7 @@ describe('ThreadRepository', () => {
       createdAt: 1780409999950,
       updatedAt: 1780409999950,
       archivedAt: null,
+      forkedFrom: null,
     });
   });
 
