@@ -105,6 +105,7 @@ describe('thread/start', () => {
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
         archivedAt: null,
+        forkedFrom: null,
       },
       turns: [],
       items: [],

@@ -323,6 +323,7 @@ describe('a turn that finishes with task_finish (§14.1)', () => {
         createdAt: anyInt(),
         updatedAt: anyInt(),
         archivedAt: null,
+        forkedFrom: null,
       },
       turns: [
         {

@@ -13,6 +13,7 @@ export interface AppThread {
   createdAt: number;
   updatedAt: number;
   archivedAt: number | null;
+  forkedFrom?: { threadId: string; turnId: string } | null;
 }
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

@@ -19,7 +19,9 @@ export type ClientRequest =
   | TurnInterruptRequest
   | ApprovalResolveRequest
   | ModelListRequest
-  | SchemaExportRequest;
+  | SchemaExportRequest
+  | ThreadMetadataUpdateRequest
+  | ThreadForkRequest;
 
 export interface ApprovalResolveParams {
   threadId: string;
@@ -96,6 +98,19 @@ export interface ThreadArchiveRequest {
   params: ThreadArchiveParams;
 }
 
+export interface ThreadForkParams {
+  threadId: string;
+  turnId?: string;
+  metadata?: JsonObject;
+}
+
+export interface ThreadForkRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/fork";
+  params: ThreadForkParams;
+}
+
 export interface ThreadListParams {
   archived?: boolean;
   includeArchived?: boolean;
@@ -108,6 +123,18 @@ export interface ThreadListRequest {
   id: RequestId;
   method: "thread/list";
   params?: ThreadListParams | null;
+}
+
+export interface ThreadMetadataUpdateParams {
+  threadId: string;
+  metadata: JsonObject;
+}
+
+export interface ThreadMetadataUpdateRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/metadata/update";
+  params: ThreadMetadataUpdateParams;
 }
 
 export interface ThreadReadParams {

@@ -17,7 +17,8 @@ export type ServerNotification =
   | ItemCompletedNotification
   | ApprovalRequestedNotification
   | ApprovalResolvedNotification
-  | ErrorWarningNotification;
+  | ErrorWarningNotification
+  | ThreadUpdatedNotification;
 
 export interface AgentMessageDeltaParams {
   itemId: string;
@@ -53,6 +54,18 @@ export interface AppItem {
 export type AppItemStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
 export type AppItemType = "userMessage" | "agentMessage" | "toolCall" | "approval" | "error";
+
+export interface AppThread {
+  threadId: string;
+  agentKey: string;
+  cwd: string | null;
+  status: ThreadStatus;
+  metadata: JsonObject;
+  createdAt: number;
+  updatedAt: number;
+  archivedAt: number | null;
+  forkedFrom?: { threadId: string; turnId: string } | null;
+}
 
 export interface AppTokenUsage {
   schema_version: "vv-agent.task-token-usage.v1";
@@ -203,6 +216,16 @@ export interface ThreadStatusChangedNotification {
 export interface ThreadStatusChangedParams {
   threadId: string;
   status: ThreadStatus;
+}
+
+export interface ThreadUpdatedNotification {
+  jsonrpc: "2.0";
+  method: "thread/updated";
+  params: ThreadUpdatedParams;
+}
+
+export interface ThreadUpdatedParams {
+  thread: AppThread;
 }
 
 export interface TokenUsage {

@@ -42,6 +42,7 @@ export interface AppThread {
   createdAt: number;
   updatedAt: number;
   archivedAt: number | null;
+  forkedFrom?: { threadId: string; turnId: string } | null;
 }
 
 export interface AppTokenUsage {

@@ -30,6 +30,10 @@ import type {
   SchemaExportResponse,
   ServerMessage,
   ThreadArchiveResponse,
+  ThreadForkParams,
+  ThreadForkResponse,
+  ThreadMetadataUpdateParams,
+  ThreadMetadataUpdateResponse,
   ThreadListParams,
   ThreadListResponse,
   ThreadReadParams,
@@ -160,6 +164,16 @@ export class AppServerClient {
 
   archiveThread(params: { threadId: string }): Promise<ThreadArchiveResponse> {
     return this.request('thread/archive', params);
+  }
+
+  /** history.md §2: copies finished turns up to `turnId`; the requester is subscribed to the fork. */
+  forkThread(params: ThreadForkParams): Promise<ThreadForkResponse> {
+    return this.request('thread/fork', params);
+  }
+
+  /** history.md §3: a shallow patch, `null` deletes a key. */
+  updateThreadMetadata(params: ThreadMetadataUpdateParams): Promise<ThreadMetadataUpdateResponse> {
+    return this.request('thread/metadata/update', params);
   }
 
   unsubscribeThread(params: { threadId: string }): Promise<ThreadUnsubscribeResponse> {

@@ -46,6 +46,8 @@ export type TurnControlParams = ParamsOf<'turn/steer'>;
 export type TurnInterruptParams = ParamsOf<'turn/interrupt'>;
 export type ApprovalResolveParams = ParamsOf<'approval/resolve'>;
 export type ModelListParams = ParamsOf<'model/list'>;
+export type ThreadMetadataUpdateParams = ParamsOf<'thread/metadata/update'>;
+export type ThreadForkParams = ParamsOf<'thread/fork'>;
 
 export type InitializeResponse = ResultOf<'initialize'>;
 export type ThreadStartResponse = ResultOf<'thread/start'>;
@@ -59,6 +61,8 @@ export type TurnControlResponse = ResultOf<'turn/steer'>;
 export type TurnInterruptResponse = ResultOf<'turn/interrupt'>;
 export type ModelListResponse = ResultOf<'model/list'>;
 export type SchemaExportResponse = ResultOf<'schema/export'>;
+export type ThreadMetadataUpdateResponse = ResultOf<'thread/metadata/update'>;
+export type ThreadForkResponse = ResultOf<'thread/fork'>;
 
 export type AppThread = MessageTypes['AppThread'];
 export type AppTurn = MessageTypes['AppTurn'];

@@ -21,7 +21,8 @@ import { isRunningTurnConflict, StoreError, ThreadHasActiveTurnError } from './s
 import { StoreExecutor } from './store-executor';
 import type { ItemVersion } from './stored-records';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
-import { ThreadRepository } from './thread.repository';
+import { forkThread, type ForkOutcome, type ForkRequest } from './thread-fork';
+import { findThread, ThreadRepository } from './thread.repository';
 import {
   completeTurn,
   insertRunningTurn,
@@ -150,6 +151,11 @@ export class AppServerStore {
       if (this.deferredFinishes.get(finish.turnId) === finish) this.deferredFinishes.delete(finish.turnId);
     }
     return result;
+  }
+
+  /** thread/fork (history.md §2): the new thread with its copied turns, items and history, atomically. */
+  forkThread(request: ForkRequest): Promise<ForkOutcome> {
+    return this.executor.transaction((manager) => forkThread(manager, request, findThread));
   }
 
   /** Raw SQL for diagnostics and tests (e.g. PRAGMA checks); serialized like every other operation. */

@@ -11,6 +11,13 @@ export interface StoredThread {
   updatedAt: number;
   archivedAt: number | null;
   activeTurnId: string | null;
+  forkedFrom: ForkOrigin | null;
+}
+
+/** history.md §2: the thread and turn a fork was copied from. */
+export interface ForkOrigin {
+  threadId: string;
+  turnId: string;
 }
 
 /** The wire thread, with the status the server computed (closed flag, active turn, archivedAt). */
@@ -24,6 +31,7 @@ export function toAppThread(thread: StoredThread, status: ThreadStatus): AppThre
     createdAt: thread.createdAt,
     updatedAt: thread.updatedAt,
     archivedAt: thread.archivedAt,
+    forkedFrom: thread.forkedFrom,
   };
 }
 

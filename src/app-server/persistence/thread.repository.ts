@@ -5,7 +5,7 @@ import type { PreparedStatements } from './prepared-statements';
 import { InvalidThreadCursorError } from './store-errors';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
-import type { StoredThread } from './stored-records';
+import type { ForkOrigin, StoredThread } from './stored-records';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
 
 export const DEFAULT_THREAD_LIST_LIMIT = 50;
@@ -14,7 +14,8 @@ export const DEFAULT_THREAD_LIST_LIMIT = 50;
 const SELECT_THREAD_SQL = `
   SELECT "thread_id" AS "threadId", "agent_key" AS "agentKey", "cwd", "metadata_json" AS "metadataJson",
     "created_at" AS "createdAt", "updated_at" AS "updatedAt", "archived_at" AS "archivedAt",
-    "active_turn_id" AS "activeTurnId"
+    "active_turn_id" AS "activeTurnId", "forked_from_thread_id" AS "forkedFromThreadId",
+    "forked_from_turn_id" AS "forkedFromTurnId"
   FROM "threads" WHERE "thread_id" = ?`;
 
 export interface NewThread {
@@ -24,6 +25,7 @@ export interface NewThread {
   metadata: Record<string, unknown>;
   /** createdAt = updatedAt = now. */
   now: number;
+  forkedFrom?: ForkOrigin;
 }
 
 export interface ThreadListQuery {
@@ -53,6 +55,8 @@ export class ThreadRepository {
       updatedAt: thread.now,
       archivedAt: null,
       activeTurnId: null,
+      forkedFromThreadId: thread.forkedFrom?.threadId ?? null,
+      forkedFromTurnId: thread.forkedFrom?.turnId ?? null,
     };
     return this.executor.run(async (manager) => {
       await manager.getRepository(ThreadEntity).insert(row);
@@ -114,6 +118,22 @@ export class ThreadRepository {
     return this.updateAndGet(threadId, { activeTurnId: null, updatedAt: now });
   }
 
+  /**
+   * history.md §3: a shallow patch where `null` deletes the key; read and write in one transaction
+   * so two concurrent patches never lose each other's keys. Null when the thread is unknown.
+   */
+  patchMetadata(threadId: string, patch: Record<string, unknown>, now: number): Promise<StoredThread | null> {
+    return this.executor.run(async (manager) => {
+      const current = await findThread(manager, threadId);
+      if (current === null) return null;
+      const metadata = applyMetadataPatch(current.metadata, patch);
+      await manager
+        .getRepository(ThreadEntity)
+        .update({ threadId }, { metadataJson: JSON.stringify(metadata), updatedAt: now });
+      return findThread(manager, threadId);
+    });
+  }
+
   touch(threadId: string, now: number): Promise<StoredThread | null> {
     return this.updateAndGet(threadId, { updatedAt: now });
   }
@@ -126,7 +146,7 @@ export class ThreadRepository {
   }
 }
 
-async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
+export async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
   const rows: ThreadEntity[] = await manager.query(SELECT_THREAD_SQL, [threadId]);
   return rows.length > 0 ? toStoredThread(rows[0]) : null;
 }
@@ -150,5 +170,22 @@ export function toStoredThread(row: ThreadEntity): StoredThread {
     updatedAt: row.updatedAt,
     archivedAt: row.archivedAt,
     activeTurnId: row.activeTurnId,
+    forkedFrom:
+      row.forkedFromThreadId != null && row.forkedFromTurnId != null
+        ? { threadId: row.forkedFromThreadId, turnId: row.forkedFromTurnId }
+        : null,
   };
+}
+
+/** `null` deletes a key, any other value replaces it (history.md §3). */
+export function applyMetadataPatch(
+  metadata: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const next = { ...metadata };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
 }

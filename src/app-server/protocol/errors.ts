@@ -18,6 +18,9 @@ export const RPC_ERROR_TABLE = {
   ClientNameRequired: { code: -32602, message: 'clientInfo.name is required' },
   ParamsMustBeEmptyObject: { code: -32602, message: 'params must be an empty object' },
   ThreadAlreadyHasActiveTurn: { code: -32602, message: 'Thread already has an active turn' },
+  // history.md §2 (thread/fork)
+  ForkTurnNotFound: { code: -32602, message: 'Turn not found in thread' },
+  ForkNoFinishedTurn: { code: -32602, message: 'Thread has no finished turn' },
   UnknownApprovalRequest: { code: -32602, message: 'Unknown approval request' },
   FollowUpQueueFull: { code: -32602, message: 'Follow-up queue is full' },
   RuntimeNotConfigured: { code: -32603, message: 'App Server runtime is not configured' },
@@ -109,6 +112,8 @@ export const RpcErrors = {
   paramsMustBeEmptyObject: (): RpcError =>
     fromTable('ParamsMustBeEmptyObject', { errors: [{ path: '', message: 'must be an empty object' }] }),
   threadAlreadyHasActiveTurn: (): RpcError => fromTable('ThreadAlreadyHasActiveTurn'),
+  forkTurnNotFound: (): RpcError => fromTable('ForkTurnNotFound'),
+  forkNoFinishedTurn: (): RpcError => fromTable('ForkNoFinishedTurn'),
   unknownApprovalRequest: (): RpcError => fromTable('UnknownApprovalRequest'),
   /** `turn/followUp` beyond the per-thread bound (issue 12: unbounded queues ran on for hundreds of turns). */
   followUpQueueFull: (limit: number): RpcError => fromTable('FollowUpQueueFull', { limit }),

@@ -9,7 +9,9 @@ import {
   InitializeParamsDto,
   ModelListParamsDto,
   ThreadArchiveParamsDto,
+  ThreadForkParamsDto,
   ThreadListParamsDto,
+  ThreadMetadataUpdateParamsDto,
   ThreadReadParamsDto,
   ThreadResumeParamsDto,
   ThreadStartParamsDto,
@@ -198,6 +200,24 @@ export const CLIENT_METHODS = [
     '3.14',
   ),
   request('schema/export', 'empty', null, null, false, 'SchemaExportResponse', '3.15'),
+  request(
+    'thread/metadata/update',
+    'required',
+    ThreadMetadataUpdateParamsDto,
+    'ThreadMetadataUpdateParams',
+    true,
+    'ThreadMetadataUpdateResponse',
+    'history.md §3',
+  ),
+  request(
+    'thread/fork',
+    'required',
+    ThreadForkParamsDto,
+    'ThreadForkParams',
+    true,
+    'ThreadForkResponse',
+    'history.md §2',
+  ),
 ] as const satisfies readonly ClientMethodSpec[];
 
 export interface ServerNotificationSpec {
@@ -222,6 +242,7 @@ export const SERVER_NOTIFICATIONS = [
   { method: 'approval/requested', paramsTypeName: 'ApprovalRequestParams', section: '4.11' },
   { method: 'approval/resolved', paramsTypeName: 'ApprovalResolvedParams', section: '4.12' },
   { method: 'error/warning', paramsTypeName: 'ErrorWarningParams', section: '4.13' },
+  { method: 'thread/updated', paramsTypeName: 'ThreadUpdatedParams', section: 'history.md §3' },
 ] as const satisfies readonly ServerNotificationSpec[];
 
 export interface ServerRequestSpec {

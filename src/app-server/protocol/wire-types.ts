@@ -26,6 +26,8 @@ export interface AppThread {
   createdAt: number;
   updatedAt: number;
   archivedAt: number | null;
+  /** history.md §2: null for ordinary threads. */
+  forkedFrom?: { threadId: string; turnId: string } | null;
 }
 
 export interface AppTurn {

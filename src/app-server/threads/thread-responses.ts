@@ -32,3 +32,8 @@ export interface ThreadUnsubscribeResponse {
   subscribed: false;
   closed: boolean;
 }
+
+/** history.md §2. */
+export interface ThreadForkResponse extends ThreadStartResponse {
+  forkedFrom: { threadId: string; turnId: string };
+}

@@ -8,15 +8,19 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type {
   ThreadArchiveParamsDto,
+  ThreadForkParamsDto,
   ThreadListParamsDto,
+  ThreadMetadataUpdateParamsDto,
   ThreadReadParamsDto,
   ThreadResumeParamsDto,
   ThreadStartParamsDto,
   ThreadUnsubscribeParamsDto,
 } from '../protocol/dto';
 import { RpcContext } from '../protocol/rpc-context';
+import type { AppThread } from '../protocol/wire-types';
 import type {
   ThreadArchiveResponse,
+  ThreadForkResponse,
   ThreadListResponse,
   ThreadReadResponse,
   ThreadResumeResponse,
@@ -81,6 +85,32 @@ export class ThreadsController {
       });
     });
     return { threadId, archived: true };
+  }
+
+  /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
+  @MessagePattern('thread/fork')
+  async fork(@Payload() params: ThreadForkParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadForkResponse> {
+    const result = await this.threads.fork(params, ctx.connectionId);
+    const { threadId, agentKey, cwd, status } = result;
+    ctx.afterResponse(() =>
+      this.notifications.toRequester(ctx.connectionId, 'thread/started', { threadId, agentKey, cwd, status }),
+    );
+    return result;
+  }
+
+  /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
+  @MessagePattern('thread/metadata/update')
+  async updateMetadata(
+    @Payload() params: ThreadMetadataUpdateParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<AppThread> {
+    const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
+    ctx.afterResponse(() =>
+      this.notifications.toRequesterAndSubscribers(thread.threadId, ctx.connectionId, 'thread/updated', {
+        thread,
+      }),
+    );
+    return thread;
   }
 
   @MessagePattern('thread/unsubscribe')

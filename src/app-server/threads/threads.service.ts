@@ -4,12 +4,13 @@
  * answer -32603 with the cause's message; notifications are sent by the controller after the response.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { newThreadId } from '../app-server-ids';
+import { newItemId, newThreadId, newTurnId } from '../app-server-ids';
 import { AppServerStore } from '../persistence/app-server-store';
 import { completeReplay } from '../persistence/item-replay';
 import { InvalidThreadCursorError } from '../persistence/store-errors';
 import { toAppThread, type StoredThread } from '../persistence/stored-records';
 import type {
+  ThreadForkParamsDto,
   ThreadListParamsDto,
   ThreadReadParamsDto,
   ThreadResumeParamsDto,
@@ -19,6 +20,7 @@ import { RpcErrors } from '../protocol/errors';
 import type { AppThread, ThreadStatus } from '../protocol/wire-types';
 import { ActiveTurns } from '../turns/active-turns';
 import type {
+  ThreadForkResponse,
   ThreadListResponse,
   ThreadReadResponse,
   ThreadStartResponse,
@@ -124,6 +126,38 @@ export class ThreadsService {
     const archived = await this.store.threads.archive(threadId, Date.now());
     if (archived === null) throw RpcErrors.threadNotFound();
     this.subscriptions.clearClosed(threadId);
+  }
+
+  /** history.md §2: the copy is never archived; the requester is subscribed to it. */
+  async fork(params: ThreadForkParamsDto, requesterId: string): Promise<ThreadForkResponse> {
+    const outcome = await this.store.forkThread({
+      sourceThreadId: params.threadId,
+      turnId: params.turnId,
+      newThreadId: newThreadId(),
+      metadata: params.metadata,
+      now: Date.now(),
+      newTurnId,
+      newItemId,
+    });
+    if (outcome.kind === 'threadNotFound') throw RpcErrors.threadNotFound();
+    if (outcome.kind === 'turnNotFound') throw RpcErrors.forkTurnNotFound();
+    if (outcome.kind === 'noFinishedTurn') throw RpcErrors.forkNoFinishedTurn();
+    const { thread } = outcome;
+    this.subscriptions.subscribe(thread.threadId, requesterId);
+    return {
+      threadId: thread.threadId,
+      agentKey: thread.agentKey,
+      cwd: thread.cwd,
+      status: this.statusOf(thread),
+      forkedFrom: outcome.origin,
+    };
+  }
+
+  /** history.md §3; archived threads can be updated too. */
+  async updateMetadata(threadId: string, patch: Record<string, unknown>): Promise<AppThread> {
+    const updated = await this.store.threads.patchMetadata(threadId, patch, Date.now());
+    if (updated === null) throw RpcErrors.threadNotFound();
+    return this.toWire(updated);
   }
 
   /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */

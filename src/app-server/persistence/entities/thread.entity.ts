@@ -27,4 +27,11 @@ export class ThreadEntity {
 
   @Column({ name: 'active_turn_id', type: 'text', nullable: true })
   activeTurnId!: string | null;
+
+  /** history.md §2: both set for a fork, both null otherwise. */
+  @Column({ name: 'forked_from_thread_id', type: 'text', nullable: true })
+  forkedFromThreadId!: string | null;
+
+  @Column({ name: 'forked_from_turn_id', type: 'text', nullable: true })
+  forkedFromTurnId!: string | null;
 }

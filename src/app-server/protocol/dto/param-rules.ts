@@ -112,6 +112,9 @@ export const OptionalBoolean = (): Decorator => rule(present, IsBoolean({ messag
 /** A JSON object with arbitrary members (`metadata`). */
 export const OptionalObject = (): Decorator => rule(present, IsObject({ message: PARAM_TEXTS.object }));
 
+/** A required JSON object with arbitrary members (`thread/metadata/update` `metadata`). */
+export const RequiredObject = (): Decorator => rule(required, IsObject({ message: PARAM_TEXTS.object }));
+
 /** A JSON object validated against a nested params DTO. */
 export const RequiredNested = (type: () => Constructor): Decorator =>
   rule(required, IsObject({ message: PARAM_TEXTS.object }), ValidateNested(), NestedType(type));

@@ -1,6 +1,7 @@
 /** Params of the `thread/*` methods (protocol.md §3.3–§3.8), in the order of each params table. */
 import {
   OptionalBoolean,
+  RequiredObject,
   OptionalIntegerBetween,
   OptionalObject,
   OptionalPositiveInteger,
@@ -75,4 +76,28 @@ export class ThreadArchiveParamsDto {
 export class ThreadUnsubscribeParamsDto {
   @RequiredString()
   threadId!: string;
+}
+
+/** history.md §3. */
+export class ThreadMetadataUpdateParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** A shallow patch: `null` deletes the key. */
+  @RequiredObject()
+  metadata!: Record<string, unknown>;
+}
+
+/** history.md §2. */
+export class ThreadForkParamsDto {
+  @RequiredString()
+  threadId!: string;
+
+  /** Default: the last finished turn. */
+  @OptionalString()
+  turnId?: string;
+
+  /** Default: the source's metadata. */
+  @OptionalObject()
+  metadata?: Record<string, unknown>;
 }

@@ -102,6 +102,8 @@ export const AppThread = define(
     createdAt: integer(),
     updatedAt: integer(),
     archivedAt: nullable(integer()),
+    /** history.md §2: null for ordinary threads; optional so v1 messages stay valid. */
+    forkedFrom: optional(nullable(object({ threadId: string(), turnId: string() }))),
   }),
 );
 

@@ -61,6 +61,8 @@ export const MESSAGE_DEFINITIONS = {
   ApprovalResolveResponse: results.ApprovalResolveResponse,
   ModelListResponse: results.ModelListResponse,
   SchemaExportResponse: results.SchemaExportResponse,
+  ThreadMetadataUpdateResponse: results.ThreadMetadataUpdateResponse,
+  ThreadForkResponse: results.ThreadForkResponse,
   ThreadStartedParams: notifications.ThreadStartedParams,
   ThreadArchivedParams: notifications.ThreadArchivedParams,
   ThreadClosedParams: notifications.ThreadClosedParams,
@@ -72,6 +74,7 @@ export const MESSAGE_DEFINITIONS = {
   ApprovalRequestParams: notifications.ApprovalRequestParams,
   ApprovalResolvedParams: notifications.ApprovalResolvedParams,
   ErrorWarningParams: notifications.ErrorWarningParams,
+  ThreadUpdatedParams: notifications.ThreadUpdatedParams,
   ApprovalResponse: notifications.ApprovalResponse,
 } as const;
 

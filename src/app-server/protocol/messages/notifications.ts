@@ -3,6 +3,7 @@
  * named as the registry's `paramsTypeName`s, and the client's answer to the server request.
  */
 import {
+  AppThread,
   AppTokenUsage,
   ApprovalDecision,
   ThreadStatus,
@@ -116,3 +117,6 @@ export const ApprovalResponse = define(
     { open: true },
   ),
 );
+
+/** history.md §3: after a metadata update, to the requester and the subscribers. */
+export const ThreadUpdatedParams = define('ThreadUpdatedParams', object({ thread: AppThread }));

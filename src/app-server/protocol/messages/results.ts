@@ -86,3 +86,18 @@ export const SchemaExportResponse = define(
   'SchemaExportResponse',
   object({ jsonSchema: record(string()), typescript: record(string()) }),
 );
+
+/** `thread/metadata/update` answers the updated thread (history.md §3). */
+export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse', AppThread);
+
+/** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
+export const ThreadForkResponse = define(
+  'ThreadForkResponse',
+  object({
+    threadId: string(),
+    agentKey: string(),
+    cwd: nullable(string()),
+    status: ThreadStatus,
+    forkedFrom: object({ threadId: string(), turnId: string() }),
+  }),
+);

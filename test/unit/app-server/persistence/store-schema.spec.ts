@@ -41,6 +41,7 @@ describe('AppServerStore schema and connection settings', () => {
       expect(migrations.map((m) => m.name)).toEqual([
         'InitialSchema1780000000000',
         'TurnOwnershipHardening1780000000001',
+        'ThreadForkOrigin1780000001400',
       ]);
     } finally {
       await store.close();
@@ -104,6 +105,7 @@ describe('AppServerStore schema and connection settings', () => {
         updatedAt: 1780409999950,
         archivedAt: null,
         activeTurnId: null,
+        forkedFrom: null,
       });
       expect(await second.query('SELECT name FROM migrations')).toHaveLength(2);
     } finally {

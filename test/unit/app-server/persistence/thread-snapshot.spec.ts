@@ -42,6 +42,7 @@ describe('AppServerStore.readThread', () => {
         updatedAt: 50,
         archivedAt: null,
         activeTurnId: null,
+        forkedFrom: null,
       },
       turns: [],
       items: { versions: [] },

@@ -49,6 +49,7 @@ describe('ThreadRepository', () => {
       updatedAt: 1780409999950,
       archivedAt: null,
       activeTurnId: null,
+      forkedFrom: null,
     };
     expect(created).toEqual(expected);
     expect(await store.threads.get('thread_a')).toEqual(expected);
@@ -62,6 +63,7 @@ describe('ThreadRepository', () => {
       createdAt: 1780409999950,
       updatedAt: 1780409999950,
       archivedAt: null,
+      forkedFrom: null,
     });
   });
 

@@ -59,6 +59,7 @@ describe('threads', () => {
       createdAt: expect.any(Number),
       updatedAt: read.thread.createdAt,
       archivedAt: null,
+      forkedFrom: null,
     });
     expect(read.turns).toEqual([]);
     expect(read.items).toEqual([]);
