@@ -1,0 +1,134 @@
+/** A connected MCP server: SDK client + transport, its tool list and calls (mcp.md §2, §3). */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallResult } from './call-result';
+import { mcpChildEnvironment } from './child-environment';
+import {
+  DEFAULT_STARTUP_TIMEOUT_SEC,
+  DEFAULT_TOOL_TIMEOUT_SEC,
+  isHttpServer,
+  type McpServerConfig,
+} from './server-config';
+
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnlyHint: boolean;
+}
+
+const CLIENT_INFO = { name: 'vv-agent-app-server', version: '1.1.0' };
+
+function transportFor(name: string, config: McpServerConfig): Transport {
+  if (isHttpServer(config)) {
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers ?? {} },
+    });
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    env: mcpChildEnvironment(config.env),
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    stderr: 'pipe',
+  });
+  // Server stderr goes to our stderr log with a prefix, never to stdout (the protocol stream).
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line !== '') process.stderr.write(`[mcp:${name}] ${line}\n`);
+    }
+  });
+  return transport;
+}
+
+export class McpConnection {
+  private closed = false;
+  private toolsStale = false;
+
+  private constructor(
+    readonly name: string,
+    private readonly config: McpServerConfig,
+    private readonly client: Client,
+    public tools: McpToolInfo[],
+  ) {}
+
+  /** Spawn/connect, `initialize` and `tools/list` (all pages) within `startupTimeoutSec`. */
+  static async start(name: string, config: McpServerConfig): Promise<McpConnection> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const timeoutMs = (config.startupTimeoutSec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
+    const transport = transportFor(name, config);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`startup timed out after ${timeoutMs / 1000}s`)), timeoutMs);
+    });
+    try {
+      await Promise.race([client.connect(transport, { timeout: timeoutMs }), deadline]);
+      const tools = await Promise.race([listAllTools(client), deadline]);
+      const connection = new McpConnection(name, config, client, tools);
+      connection.watch();
+      return connection;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get alive(): boolean {
+    return !this.closed;
+  }
+
+  private watch(): void {
+    this.client.onclose = () => {
+      this.closed = true;
+    };
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.toolsStale = true;
+    });
+  }
+
+  /** Re-reads the list after `notifications/tools/list_changed` (before the next model call). */
+  async refreshToolsIfChanged(): Promise<void> {
+    if (!this.toolsStale || this.closed) return;
+    this.toolsStale = false;
+    this.tools = await listAllTools(this.client);
+  }
+
+  /** `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    const timeout = (this.config.toolTimeoutSec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000;
+    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout,
+      maxTotalTimeout: timeout,
+    });
+    return result as McpCallResult;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client.close().catch(() => undefined);
+  }
+}
+
+async function listAllTools(client: Client): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
+    for (const tool of page.tools) {
+      tools.push({
+        name: tool.name,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        readOnlyHint: tool.annotations?.readOnlyHint === true,
+      });
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
