@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { AppServerStore, createStoreDataSource, StoreError } from '../../../../src/app-server/persistence';
+import { APP_SERVER_MIGRATIONS } from '../../../../src/app-server/persistence/migrations';
 import { makeTempDir, type TempDir } from './store-test-support';
 
 interface NameRow {
@@ -107,7 +108,7 @@ describe('AppServerStore schema and connection settings', () => {
         activeTurnId: null,
         forkedFrom: null,
       });
-      expect(await second.query('SELECT name FROM migrations')).toHaveLength(2);
+      expect(await second.query('SELECT name FROM migrations')).toHaveLength(APP_SERVER_MIGRATIONS.length);
     } finally {
       await second.close();
     }
