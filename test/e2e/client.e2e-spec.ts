@@ -16,8 +16,7 @@ import {
 import { Agent } from '../../src/runtime/agent';
 import { finish, ScriptedModelProvider, type ScriptStep } from '../../src/runtime/model/scripted-model';
 import { Runner } from '../../src/runtime/runner';
-import { BACKEND, E2eSandbox, MODEL } from '../helpers/app-server-session';
-import { DIST_MAIN } from '../helpers/jsonl-child';
+import { E2eSandbox, MODEL } from '../helpers/app-server-session';
 import { bashReply, finishReply } from '../helpers/model-replies';
 import { assertValidServerMessage } from '../helpers/schema-validation';
 
@@ -99,25 +98,11 @@ describe('over the real stdio server', () => {
   });
 
   function spawnServer(stderr: string[] = []): AppServerClient {
+    const server = sandbox.serverCommand({ store: ':memory:' });
     return track(
       AppServerClient.spawn({
         command: process.execPath,
-        args: [
-          DIST_MAIN,
-          'app-server',
-          '--listen',
-          'stdio',
-          '--settings',
-          sandbox.settingsPath,
-          '--backend',
-          BACKEND,
-          '--model',
-          MODEL,
-          '--store',
-          ':memory:',
-        ],
-        cwd: sandbox.root,
-        env: { ...process.env, VV_AGENT_HOME: sandbox.root },
+        ...server,
         onStderr: (line) => stderr.push(line),
       }),
     );

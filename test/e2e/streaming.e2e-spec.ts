@@ -4,15 +4,7 @@
  * the typed client rebuilds the text from the chunks. Build first (`npm run build`).
  */
 import { AppServerClient } from '../../src/app-server/client';
-import {
-  BACKEND,
-  E2eSandbox,
-  MODEL,
-  isMethod,
-  isTurnCompleted,
-  paramsOf,
-} from '../helpers/app-server-session';
-import { DIST_MAIN } from '../helpers/jsonl-child';
+import { E2eSandbox, isMethod, isTurnCompleted, paramsOf } from '../helpers/app-server-session';
 import { chunks, type FakeReply } from '../helpers/fake-openai-server';
 import { finishReply, gate } from '../helpers/model-replies';
 
@@ -99,22 +91,7 @@ describe('the typed client rebuilds agentMessage text from deltas', () => {
   function spawnClient(): AppServerClient {
     return AppServerClient.spawn({
       command: process.execPath,
-      args: [
-        DIST_MAIN,
-        'app-server',
-        '--listen',
-        'stdio',
-        '--settings',
-        sandbox.settingsPath,
-        '--backend',
-        BACKEND,
-        '--model',
-        MODEL,
-        '--store',
-        ':memory:',
-      ],
-      cwd: sandbox.root,
-      env: { ...process.env, VV_AGENT_HOME: sandbox.root },
+      ...sandbox.serverCommand({ store: ':memory:' }),
     });
   }
 

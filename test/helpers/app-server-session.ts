@@ -92,25 +92,29 @@ export class E2eSandbox {
     return name === ':memory:' ? name : join(this.root, name);
   }
 
+  /** `node dist/main.js app-server --listen stdio …` against this sandbox's settings and model. */
+  serverCommand(options: SpawnOptions = {}): { args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
+    const args = [
+      DIST_MAIN,
+      'app-server',
+      '--listen',
+      'stdio',
+      '--settings',
+      this.settingsPath,
+      '--backend',
+      BACKEND,
+      '--model',
+      MODEL,
+      '--store',
+      this.storePath(options.store),
+      ...(options.args ?? []),
+    ];
+    return { args, cwd: this.root, env: { ...process.env, VV_AGENT_HOME: this.root, ...options.env } };
+  }
+
   spawn(options: SpawnOptions = {}): AppServerSession {
-    const child = JsonlChild.spawnNode(
-      [
-        DIST_MAIN,
-        'app-server',
-        '--listen',
-        'stdio',
-        '--settings',
-        this.settingsPath,
-        '--backend',
-        BACKEND,
-        '--model',
-        MODEL,
-        '--store',
-        this.storePath(options.store),
-        ...(options.args ?? []),
-      ],
-      { cwd: this.root, env: { ...process.env, VV_AGENT_HOME: this.root, ...options.env } },
-    );
+    const { args, cwd, env } = this.serverCommand(options);
+    const child = JsonlChild.spawnNode(args, { cwd, env });
     const session = new AppServerSession(child);
     this.sessions.push(session);
     return session;
@@ -334,7 +338,7 @@ export function lastItemStates(messages: JsonMessage[]): Array<Record<string, un
     // A delta carries only its chunk (§4.8 v1.1): the item's text so far is what came before plus it.
     if (m.method === 'item/agentMessage/delta' && previous) {
       const before = (previous.payload as Record<string, unknown>).text;
-      state.payload = { text: `${String(before ?? '')}${String(m.params?.delta ?? '')}` };
+      state.payload = { text: `${String(before ?? '')}${String(paramsOf(m).delta ?? '')}` };
     }
     byId.set(String(state.itemId), state);
   }
