@@ -61,13 +61,7 @@ export class ThreadsService {
       metadata: params.metadata ?? {},
       now: Date.now(),
     });
-    this.subscriptions.subscribe(thread.threadId, requesterId);
-    return {
-      threadId: thread.threadId,
-      agentKey: thread.agentKey,
-      cwd: thread.cwd,
-      status: this.statusOf(thread),
-    };
+    return this.subscribeRequester(thread, requesterId);
   }
 
   /**
@@ -143,13 +137,17 @@ export class ThreadsService {
     if (outcome.kind === 'turnNotFound') throw RpcErrors.forkTurnNotFound();
     if (outcome.kind === 'noFinishedTurn') throw RpcErrors.forkNoFinishedTurn();
     const { thread } = outcome;
+    return { ...this.subscribeRequester(thread, requesterId), forkedFrom: outcome.origin };
+  }
+
+  /** A new thread (started or forked) is the requester's: subscribed, answered with its start shape. */
+  private subscribeRequester(thread: StoredThread, requesterId: string): ThreadStartResponse {
     this.subscriptions.subscribe(thread.threadId, requesterId);
     return {
       threadId: thread.threadId,
       agentKey: thread.agentKey,
       cwd: thread.cwd,
       status: this.statusOf(thread),
-      forkedFrom: outcome.origin,
     };
   }
 
