@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generateSchemaFiles } from '../src/app-server/schema/schema-files';
+import { generateSchemaFiles } from '../src/protocols/app-server-v1/schema/schema-files';
 
 const SCHEMA_ROOT = resolve(__dirname, '..', 'schema', 'app-server');
 

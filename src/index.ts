@@ -6,7 +6,7 @@
 export * from './runtime';
 export * from './runtime/llm';
 
-export { AppServerModule, type AppServerModuleAsyncOptions } from './app-server/app-server.module';
+export { AppServerModule, type AppServerModuleAsyncOptions } from './nest/app-server.module';
 export {
   APP_SERVER_OPTIONS,
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -14,17 +14,17 @@ export {
   DEFAULT_MAX_QUEUED_REQUESTS,
   type AppServerModuleOptions,
   type ResolvedAppServerOptions,
-} from './app-server/app-server-options';
+} from './nest/app-server-options';
 export {
   APP_SERVER_HOST,
   type AppServerHost,
   type HostTurnRequest,
   type ModelListParams,
-} from './app-server/host/app-server-host';
-export { DefaultAppServerHost } from './app-server/host/default-app-server-host';
-export { startInProcessAppServer, type InProcessAppServer } from './app-server/in-process-app-server';
-export { runStdioAppServer } from './app-server/stdio-app-server';
-export type * from './app-server/protocol/wire-types';
+} from './core/host/app-server-host';
+export { DefaultAppServerHost } from './core/host/default-app-server-host';
+export { startInProcessAppServer, type InProcessAppServer } from './nest/in-process-app-server';
+export { runStdioAppServer } from './nest/stdio-app-server';
+export type * from './protocols/app-server-v1/wire-types';
 export {
   AppServerClient,
   AppServerClientError,
@@ -35,10 +35,10 @@ export {
   type ResultOf,
   type ServerMessage,
   type SpawnClientOptions,
-} from './app-server/client';
+} from './client';
 
 // Transport strategies and the server core, for Nest backends that connect the App Server microservice
 // to their own application (e.g. `app.connectMicroservice({ strategy: new InProcessServer() })`).
-export { AppServerCore, type ShutdownReason } from './app-server/protocol/app-server-core';
-export { InProcessServer } from './app-server/transport/in-process.server';
-export { StdioJsonlServer } from './app-server/transport/stdio-jsonl.server';
+export { AppServerCore, type ShutdownReason } from './protocols/app-server-v1/app-server-core';
+export { InProcessServer } from './transports/in-process/in-process.server';
+export { StdioJsonlServer } from './transports/stdio/stdio-jsonl.server';

@@ -5,9 +5,9 @@
  * agentMessage and a toolCall with arguments and an output preview, and a final agentMessage.
  */
 import { randomUUID } from 'node:crypto';
-import { AppServerStore } from '../../src/app-server/persistence';
-import type { ItemVersion } from '../../src/app-server/persistence';
-import type { AppItem } from '../../src/app-server/protocol/wire-types';
+import { AppServerStore } from '../../src/persistence/sqlite';
+import type { ItemVersion } from '../../src/persistence/sqlite';
+import type { AppItem } from '../../src/protocols/app-server-v1/wire-types';
 
 const hexId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 const PROSE =

@@ -5,12 +5,12 @@
  * Needs no settings and no network.
  */
 import type { LoggerService } from '@nestjs/common';
-import { AppServerClient } from '../app-server/client';
-import { AppServerClientError, CLIENT_MESSAGES } from '../app-server/client/app-server-client-error';
-import type { AppServerModuleOptions } from '../app-server/app-server-options';
-import { DefaultAppServerHost } from '../app-server/host/default-app-server-host';
-import { startInProcessAppServer } from '../app-server/in-process-app-server';
-import { StderrLogger } from '../app-server/logging/stderr-logger';
+import { AppServerClient } from '../client';
+import { AppServerClientError, CLIENT_MESSAGES } from '../client/app-server-client-error';
+import type { AppServerModuleOptions } from '../nest/app-server-options';
+import { DefaultAppServerHost } from '../core/host/default-app-server-host';
+import { startInProcessAppServer } from '../nest/in-process-app-server';
+import { StderrLogger } from '../nest/stderr-logger';
 import { Agent } from '../runtime/agent';
 import { finish, ScriptedModelProvider } from '../runtime/model/scripted-model';
 import { Runner } from '../runtime/runner';

@@ -17,8 +17,8 @@ import {
 } from '../runtime/llm';
 import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../runtime/tools/types';
-import type { AppServerModuleOptions } from '../app-server/app-server-options';
-import type { AppModelInfo } from '../app-server/protocol/wire-types';
+import type { AppServerModuleOptions } from '../nest/app-server-options';
+import type { AppModelInfo } from '../protocols/app-server-v1/wire-types';
 import type { ListenOptions } from './cli-invocation';
 
 /** A configuration problem detected before stdin is read: exit code 2. */

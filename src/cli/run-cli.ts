@@ -7,7 +7,7 @@ import { CommandFactory, CommandRunnerService } from 'nest-commander';
 import type { CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { CliModule } from './cli.module';
-import { StderrLogger } from '../app-server/logging/stderr-logger';
+import { StderrLogger } from '../nest/stderr-logger';
 
 /** The invocations that run a command (help and usage errors are answered by main.ts). */
 export type CommandInvocation = Exclude<CliInvocation, { kind: 'help' } | { kind: 'usage-error' }>;

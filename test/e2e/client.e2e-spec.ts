@@ -6,13 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppServerClient, AppServerClientError, type ServerMessage } from '../../src/app-server/client';
-import { DefaultAppServerHost } from '../../src/app-server/host/default-app-server-host';
-import { startInProcessAppServer, type InProcessAppServer } from '../../src/app-server/in-process-app-server';
+import { AppServerClient, AppServerClientError, type ServerMessage } from '../../src/client';
+import { DefaultAppServerHost } from '../../src/core/host/default-app-server-host';
+import { startInProcessAppServer, type InProcessAppServer } from '../../src/nest/in-process-app-server';
 import {
   COMMITTED_SCHEMA_DIR,
   readSchemaDirectory,
-} from '../../src/app-server/schema/committed-schema-files';
+} from '../../src/protocols/app-server-v1/schema/committed-schema-files';
 import { Agent } from '../../src/runtime/agent';
 import { finish, ScriptedModelProvider, type ScriptStep } from '../../src/runtime/model/scripted-model';
 import { Runner } from '../../src/runtime/runner';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import {
   COMMITTED_SCHEMA_DIR,
   readSchemaDirectory,
-} from '../../src/app-server/schema/committed-schema-files';
+} from '../../src/protocols/app-server-v1/schema/committed-schema-files';
 import { E2eSandbox } from '../helpers/app-server-session';
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { assertValidServerMessage } from '../helpers/schema-validation';
@@ -166,7 +166,10 @@ describe('schema/export over stdio', () => {
 
   it('serves the copy embedded in dist, which equals the committed files', () => {
     const embedded = JSON.parse(
-      readFileSync(resolve(DIST_MAIN, '..', 'app-server', 'schema', 'embedded-schema-files.json'), 'utf8'),
+      readFileSync(
+        resolve(DIST_MAIN, '..', 'protocols', 'app-server-v1', 'schema', 'embedded-schema-files.json'),
+        'utf8',
+      ),
     ) as unknown;
     expect(embedded).toEqual(committed);
   });

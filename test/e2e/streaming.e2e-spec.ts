@@ -3,7 +3,7 @@
  * a delta carries only its chunk, so a notification's size does not grow with the message, and
  * the typed client rebuilds the text from the chunks. Build first (`npm run build`).
  */
-import { AppServerClient } from '../../src/app-server/client';
+import { AppServerClient } from '../../src/client';
 import { E2eSandbox, isMethod, isTurnCompleted, paramsOf } from '../helpers/app-server-session';
 import { chunks, type FakeReply } from '../helpers/fake-openai-server';
 import { finishReply, gate } from '../helpers/model-replies';

@@ -8,8 +8,8 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import {
   COMMITTED_SCHEMA_DIR,
   readSchemaDirectory,
-} from '../../src/app-server/schema/committed-schema-files';
-import { findClientRequest } from '../../src/app-server/protocol/registry';
+} from '../../src/protocols/app-server-v1/schema/committed-schema-files';
+import { findClientRequest } from '../../src/protocols/app-server-v1/registry';
 
 type Message = Record<string, unknown>;
 

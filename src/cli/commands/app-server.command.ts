@@ -4,7 +4,7 @@ import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';
 import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
-import { runStdioAppServer } from '../../app-server/stdio-app-server';
+import { runStdioAppServer } from '../../nest/stdio-app-server';
 import { GenerateTsCommand, SchemaCommand } from './schema.command';
 
 /** `vv-agent app-server --listen stdio …`: the production stdio server (protocol.md §12.3, §12.4). */

@@ -7,8 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Inject } from '@nestjs/common';
 import { CommandRunner, SubCommand } from 'nest-commander';
-import { committedSchemaFiles } from '../../app-server/schema/committed-schema-files';
-import { jsonSchemaOutputFiles, typeScriptOutputFiles } from '../../app-server/schema/schema-output-files';
+import { committedSchemaFiles } from '../../protocols/app-server-v1/schema/committed-schema-files';
+import {
+  jsonSchemaOutputFiles,
+  typeScriptOutputFiles,
+} from '../../protocols/app-server-v1/schema/schema-output-files';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 

@@ -5,7 +5,7 @@
  * mapping. So the spec declares the shape it uses of each example, in terms of the sources' types.
  */
 import { join, resolve } from 'node:path';
-import type { AppServerCore } from '../../../src/app-server/protocol/app-server-core';
+import type { AppServerCore } from '../../../src/protocols/app-server-v1/app-server-core';
 import type {
   ModelProvider,
   ProtocolTaskTokenUsage,

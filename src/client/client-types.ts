@@ -1,0 +1,113 @@
+/**
+ * The typed client's types, derived from the protocol registry (protocol.md §11.1, §13): params from
+ * the registry's DTOs, results and notification params from the message definitions.
+ */
+import type { MessageTypes } from '../protocols/app-server-v1/messages';
+import type {
+  CLIENT_METHODS,
+  ClientRequestMethod,
+  SERVER_NOTIFICATIONS,
+  SERVER_REQUESTS,
+} from '../protocols/app-server-v1/registry';
+import type { RequestId } from '../protocols/app-server-v1/wire-types';
+
+export type { JsonObject, JsonValue, RequestId } from '../protocols/app-server-v1/wire-types';
+
+/** A client request method (what `request()` accepts). */
+export type ClientMethod = ClientRequestMethod;
+
+type RequestSpec<M extends ClientMethod> = Extract<(typeof CLIENT_METHODS)[number], { readonly method: M }>;
+
+/** The params a method accepts: the instance type of its registry DTO (`{}` for `schema/export`). */
+export type ParamsOf<M extends ClientMethod> = RequestSpec<M>['paramsDto'] extends new () => infer P
+  ? P
+  : Record<string, never>;
+
+/** The result type of a method, by the registry's `resultTypeName`. */
+export type ResultOf<M extends ClientMethod> = MessageTypes[RequestSpec<M>['resultTypeName'] &
+  keyof MessageTypes];
+
+// Compile-time check: every result type name of the registry has a message definition.
+type UndefinedResultTypes = Exclude<RequestSpec<ClientMethod>['resultTypeName'], keyof MessageTypes>;
+const everyResultTypeIsDefined: [UndefinedResultTypes] extends [never] ? true : UndefinedResultTypes = true;
+void everyResultTypeIsDefined;
+
+export type InitializeParams = ParamsOf<'initialize'>;
+export type ClientInfo = InitializeParams['clientInfo'];
+export type ClientCapabilities = NonNullable<InitializeParams['capabilities']>;
+export type ThreadStartParams = ParamsOf<'thread/start'>;
+export type ThreadResumeParams = ParamsOf<'thread/resume'>;
+export type ThreadReadParams = ParamsOf<'thread/read'>;
+export type ThreadListParams = ParamsOf<'thread/list'>;
+export type ThreadArchiveParams = ParamsOf<'thread/archive'>;
+export type ThreadUnsubscribeParams = ParamsOf<'thread/unsubscribe'>;
+export type TurnStartParams = ParamsOf<'turn/start'>;
+export type TurnControlParams = ParamsOf<'turn/steer'>;
+export type TurnInterruptParams = ParamsOf<'turn/interrupt'>;
+export type ApprovalResolveParams = ParamsOf<'approval/resolve'>;
+export type ModelListParams = ParamsOf<'model/list'>;
+export type ThreadMetadataUpdateParams = ParamsOf<'thread/metadata/update'>;
+export type ThreadForkParams = ParamsOf<'thread/fork'>;
+
+export type InitializeResponse = ResultOf<'initialize'>;
+export type ThreadStartResponse = ResultOf<'thread/start'>;
+export type ThreadResumeResponse = ResultOf<'thread/resume'>;
+export type ThreadReadResponse = ResultOf<'thread/read'>;
+export type ThreadListResponse = ResultOf<'thread/list'>;
+export type ThreadArchiveResponse = ResultOf<'thread/archive'>;
+export type ThreadUnsubscribeResponse = ResultOf<'thread/unsubscribe'>;
+export type TurnStartResponse = ResultOf<'turn/start'>;
+export type TurnControlResponse = ResultOf<'turn/steer'>;
+export type TurnInterruptResponse = ResultOf<'turn/interrupt'>;
+export type ModelListResponse = ResultOf<'model/list'>;
+export type SchemaExportResponse = ResultOf<'schema/export'>;
+export type ThreadMetadataUpdateResponse = ResultOf<'thread/metadata/update'>;
+export type ThreadForkResponse = ResultOf<'thread/fork'>;
+
+export type AppThread = MessageTypes['AppThread'];
+export type AppTurn = MessageTypes['AppTurn'];
+export type AppItem = MessageTypes['AppItem'];
+export type AppModelInfo = MessageTypes['AppModelInfo'];
+export type AppTokenUsage = MessageTypes['AppTokenUsage'];
+export type ApprovalDecision = MessageTypes['ApprovalDecision'];
+export type ApprovalRequestParams = MessageTypes['ApprovalRequestParams'];
+export type ApprovalResponse = MessageTypes['ApprovalResponse'];
+
+export type ServerNotificationMethod = (typeof SERVER_NOTIFICATIONS)[number]['method'];
+export type NotificationParamsOf<M extends ServerNotificationMethod> = MessageTypes[Extract<
+  (typeof SERVER_NOTIFICATIONS)[number],
+  { readonly method: M }
+>['paramsTypeName']];
+
+export type ServerRequestMethod = (typeof SERVER_REQUESTS)[number]['method'];
+export type ServerRequestParamsOf<M extends ServerRequestMethod> = MessageTypes[Extract<
+  (typeof SERVER_REQUESTS)[number],
+  { readonly method: M }
+>['paramsTypeName']];
+
+export type ServerNotificationMessage = {
+  [M in ServerNotificationMethod]: { jsonrpc: '2.0'; method: M; params: NotificationParamsOf<M> };
+}[ServerNotificationMethod];
+
+export type ServerRequestMessage = {
+  [M in ServerRequestMethod]: { jsonrpc: '2.0'; id: string; method: M; params: ServerRequestParamsOf<M> };
+}[ServerRequestMethod];
+
+/** A response the client did not wait for (e.g. one that arrived after its request timed out). */
+export interface ResponseMessage {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: unknown;
+  method?: undefined;
+}
+
+export interface ErrorResponseMessage {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: { code: number; message: string; data?: unknown };
+  method?: undefined;
+}
+
+/** What `nextMessage` / `waitFor` return; narrow with `m.method === 'turn/completed'`. */
+export type ServerMessage =
+  ServerNotificationMessage | ServerRequestMessage | ResponseMessage | ErrorResponseMessage;

@@ -1,0 +1,92 @@
+/**
+ * Approval answers → effective decisions (protocol.md §9.4, §9.5) and the `approval/resolved`
+ * params (§4.12). Pure and table-tested.
+ */
+import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
+import type { ApprovalResolvedParams } from '../../protocols/app-server-v1/wire-types';
+
+/** The internal reason strings of protocol.md §6 that surface in `approval/resolved.reason`. */
+export const APPROVAL_REASONS = {
+  timedOut: 'approval request timed out',
+  clientDisconnected: 'client disconnected',
+  turnInterrupted: 'turn interrupted',
+  shuttingDown: 'server shutting down',
+  denied: 'approval denied',
+  invalidResponse: 'invalid approval response',
+} as const;
+
+/** How the owner answered the `approval/request` server request. */
+export type ApprovalAnswer =
+  { kind: 'result'; result: unknown } | { kind: 'error'; error: { message: string } };
+
+const ACTIONS: readonly ApprovalAction[] = ['allow', 'allow_session', 'deny', 'timeout'];
+
+/** Reason used when the answer supplies none; allow/allow_session have none. */
+const DEFAULT_REASONS: Record<ApprovalAction, string | undefined> = {
+  allow: undefined,
+  allow_session: undefined,
+  deny: APPROVAL_REASONS.denied,
+  timeout: APPROVAL_REASONS.timedOut,
+};
+
+/**
+ * The effective decision of an answer (§9.4): a valid `result.decision` with the supplied reason
+ * (`reason`, else `message`, when non-empty) or its default, and `result.metadata` when it is an
+ * object; anything else in a response → deny / `invalid approval response`; an error answer →
+ * timeout with the error's message.
+ */
+export function decisionFromAnswer(answer: ApprovalAnswer): ApprovalDecision {
+  if (answer.kind === 'error')
+    return timeoutDecision(nonEmpty(answer.error.message) ?? APPROVAL_REASONS.timedOut);
+  const { result } = answer;
+  if (!isObject(result) || !isAction(result.decision)) {
+    return { action: 'deny', reason: APPROVAL_REASONS.invalidResponse };
+  }
+  const action = result.decision;
+  const reason = nonEmpty(result.reason) ?? nonEmpty(result.message) ?? DEFAULT_REASONS[action];
+  const decision: ApprovalDecision = { action };
+  if (reason !== undefined) decision.reason = reason;
+  if (isObject(result.metadata)) decision.metadata = structuredClone(result.metadata);
+  return decision;
+}
+
+/** A timeout decision for the server's own causes (timer, disconnect, interrupt, shutdown). */
+export function timeoutDecision(reason: string): ApprovalDecision {
+  return { action: 'timeout', reason };
+}
+
+export interface ApprovalIdentity {
+  threadId: string;
+  turnId: string;
+  requestId: string;
+}
+
+/** §4.12: `reason` omitted when empty, `metadata` omitted when absent or `{}`. */
+export function approvalResolvedParams(
+  identity: ApprovalIdentity,
+  decision: ApprovalDecision,
+): ApprovalResolvedParams {
+  const params: ApprovalResolvedParams = {
+    threadId: identity.threadId,
+    turnId: identity.turnId,
+    requestId: identity.requestId,
+    decision: decision.action,
+  };
+  if (decision.reason !== undefined && decision.reason.length > 0) params.reason = decision.reason;
+  if (decision.metadata !== undefined && Object.keys(decision.metadata).length > 0) {
+    params.metadata = structuredClone(decision.metadata);
+  }
+  return params;
+}
+
+function isAction(value: unknown): value is ApprovalAction {
+  return typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

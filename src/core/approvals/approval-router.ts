@@ -1,0 +1,239 @@
+/**
+ * The approval route (protocol.md §9.2–§9.5): sends `approval/request` to the turn owner, owns the
+ * approval timer, and resolves each request exactly once — by the owner's answer,
+ * `approval/resolve`, timer expiry, owner disconnect, `turn/interrupt`, shutdown, or the runtime
+ * itself. Resolving withdraws the server request, stops the timer, hands the decision to the run
+ * (`RunHandle.approve`) and broadcasts `approval/resolved` exactly once; the turn forwarder waits
+ * for that broadcast before it completes the approval item (§7.5 approval order).
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ApprovalDecision } from '../../runtime/approvals/types';
+import type { RunEventOf } from '../../runtime/events/types';
+import type { RunHandle } from '../../runtime/run-config';
+import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
+import { ConnectionRegistry } from '../../rpc/connection-registry';
+import { causeMessage } from '../../protocols/app-server-v1/errors';
+import { Notifier } from '../../protocols/app-server-v1/notifier';
+import type { ApprovalRequestParams, ApprovalResolvedParams } from '../../protocols/app-server-v1/wire-types';
+import { ThreadNotifications } from '../threads/thread-notifications';
+import type { ServerRequestOutcome } from '../../rpc/connection';
+import { approvalResolvedFromEvent } from '../turns/approval-projection';
+import {
+  APPROVAL_REASONS,
+  approvalResolvedParams,
+  decisionFromAnswer,
+  timeoutDecision,
+} from './approval-answer';
+import { SessionGrants } from './session-grants';
+
+export const APPROVAL_REQUEST_METHOD = 'approval/request';
+
+/** What the route needs of a turn. */
+export interface ApprovalTurn {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly ownerConnectionId: string;
+  /** The server's approval timer for this turn. */
+  readonly approvalTimeoutMs: number;
+  readonly handle: Pick<RunHandle, 'approve'>;
+}
+
+/** `approval/resolve` params as validated by the dispatcher. */
+export interface ClientApprovalResolution {
+  threadId: string;
+  turnId: string;
+  requestId: string;
+  decision: string;
+  reason?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Broadcasts a resolution's `approval/resolved` later (after the resolving handler's response). */
+export type ApprovalAnnouncement = () => Promise<void>;
+
+interface PendingApproval {
+  readonly turn: ApprovalTurn;
+  readonly params: ApprovalRequestParams;
+  /** The connection the server request went to; null when none was sent. */
+  sentTo: string | null;
+  timer: NodeJS.Timeout | null;
+  /** Set by the first resolution; resolves once its `approval/resolved` is enqueued. */
+  announced: Promise<void> | null;
+}
+
+@Injectable()
+export class ApprovalRouter {
+  private readonly logger = new Logger('ApprovalRouter');
+  private readonly pending = new Map<string, PendingApproval>();
+
+  constructor(
+    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(ConnectionRegistry) private readonly connections: ConnectionRegistry,
+    @Inject(AppServerCore) private readonly core: AppServerCore,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(SessionGrants) private readonly grants: SessionGrants,
+  ) {}
+
+  /**
+   * §9.2 step 2, right after `approval/requested` was broadcast: the server request to the owner
+   * and the timer — or, when the owner is gone or the server is shutting down, an immediate timeout.
+   */
+  open(turn: ApprovalTurn, params: ApprovalRequestParams): void {
+    const entry: PendingApproval = { turn, params, sentTo: null, timer: null, announced: null };
+    this.pending.set(params.requestId, entry);
+    if (this.core.isShuttingDown) {
+      this.settle(entry, timeoutDecision(APPROVAL_REASONS.shuttingDown), 'now');
+      return;
+    }
+    const owner = this.connections.get(turn.ownerConnectionId);
+    if (owner === undefined || owner.isClosed) {
+      this.settle(entry, timeoutDecision(APPROVAL_REASONS.clientDisconnected), 'now');
+      return;
+    }
+    entry.sentTo = owner.id;
+    entry.timer = setTimeout(
+      () => this.settle(entry, timeoutDecision(APPROVAL_REASONS.timedOut), 'now'),
+      turn.approvalTimeoutMs,
+    );
+    // After `approval/requested` also when the owner is held by its own thread/resume.
+    this.notifications.inThreadOrder(turn.threadId, owner.id, () => {
+      if (entry.announced !== null) return;
+      void this.notifier
+        .request(owner.id, APPROVAL_REQUEST_METHOD, params, params.requestId)
+        .then((outcome) => this.onOwnerOutcome(entry, outcome));
+    });
+  }
+
+  /**
+   * `approval/resolve` (§3.13): resolves the request only when it was sent to `connectionId` and
+   * belongs to the same thread and turn. Returns the announcement to run after the `{}` response,
+   * or null when nothing matched.
+   */
+  resolveByClient(connectionId: string, resolution: ClientApprovalResolution): ApprovalAnnouncement | null {
+    const entry = this.pending.get(resolution.requestId);
+    if (
+      entry === undefined ||
+      entry.announced !== null ||
+      entry.sentTo !== connectionId ||
+      entry.turn.threadId !== resolution.threadId ||
+      entry.turn.turnId !== resolution.turnId
+    ) {
+      return null;
+    }
+    const answer: Record<string, unknown> = { decision: resolution.decision };
+    if (resolution.reason !== undefined) answer.reason = resolution.reason;
+    if (resolution.metadata !== undefined) answer.metadata = resolution.metadata;
+    return this.settle(entry, decisionFromAnswer({ kind: 'result', result: answer }), 'deferred');
+  }
+
+  /**
+   * Resolves every unresolved request of the turn as `timeout` with `reason` (turn/interrupt,
+   * shutdown). `deferred`: the caller runs the returned announcements after its response.
+   */
+  resolveTurn(turnId: string, reason: string, mode: 'now' | 'deferred'): ApprovalAnnouncement[] {
+    const announcements: ApprovalAnnouncement[] = [];
+    for (const entry of this.pending.values()) {
+      if (entry.turn.turnId !== turnId || entry.announced !== null) continue;
+      const announcement = this.settle(entry, timeoutDecision(reason), mode);
+      if (announcement !== null) announcements.push(announcement);
+    }
+    return announcements;
+  }
+
+  /**
+   * Before the forwarder projects `approval_resolved` (§9.2 step 4): waits until the route's
+   * `approval/resolved` is enqueued; when the runtime resolved the request on its own, the route
+   * announces it from the event first.
+   */
+  async beforeResolvedEvent(turn: ApprovalTurn, event: RunEventOf<'approval_resolved'>): Promise<void> {
+    const entry = this.pending.get(event.request_id);
+    if (entry === undefined) {
+      await this.broadcast(turn.threadId, approvalResolvedFromEvent(turn.threadId, turn.turnId, event));
+      return;
+    }
+    if (entry.announced === null) {
+      this.stop(entry);
+      if (event.action === 'allow_session') this.grants.grant(turn.threadId, event.tool_name);
+      entry.announced = this.broadcast(
+        turn.threadId,
+        approvalResolvedFromEvent(turn.threadId, turn.turnId, event),
+      );
+    }
+    await entry.announced;
+    this.pending.delete(event.request_id);
+  }
+
+  /**
+   * The turn ended: stop timers and withdraw what is still pending, without announcing anything —
+   * nothing of a turn is emitted after its `turn/completed` (§7.5).
+   */
+  forgetTurn(turnId: string): void {
+    for (const [requestId, entry] of this.pending) {
+      if (entry.turn.turnId !== turnId) continue;
+      this.stop(entry);
+      entry.announced ??= Promise.resolve();
+      this.pending.delete(requestId);
+    }
+  }
+
+  /** Number of requests the route still tracks (diagnostics and tests). */
+  get trackedRequests(): number {
+    return this.pending.size;
+  }
+
+  private onOwnerOutcome(entry: PendingApproval, outcome: ServerRequestOutcome): void {
+    switch (outcome.kind) {
+      case 'result':
+      case 'error':
+        this.settle(entry, decisionFromAnswer(outcome), 'now');
+        return;
+      case 'closed':
+        this.settle(entry, timeoutDecision(APPROVAL_REASONS.clientDisconnected), 'now');
+        return;
+      case 'withdrawn':
+        return;
+    }
+  }
+
+  /** The first resolution wins; later ones return null and change nothing. */
+  private settle(
+    entry: PendingApproval,
+    decision: ApprovalDecision,
+    mode: 'now' | 'deferred',
+  ): ApprovalAnnouncement | null {
+    if (entry.announced !== null) return null;
+    this.stop(entry);
+    const { turn, params } = entry;
+    if (decision.action === 'allow_session') this.grants.grant(turn.threadId, params.toolName);
+    turn.handle.approve(params.requestId, decision).catch((error: unknown) => {
+      // The runtime already decided it (e.g. a cancellation won the race): its event tells what happened.
+      this.logger.debug(`approval ${params.requestId} not handed to the run: ${causeMessage(error)}`);
+    });
+    const resolved = approvalResolvedParams(
+      { threadId: turn.threadId, turnId: turn.turnId, requestId: params.requestId },
+      decision,
+    );
+    if (mode === 'now') {
+      entry.announced = this.broadcast(turn.threadId, resolved);
+      return null;
+    }
+    let markAnnounced!: () => void;
+    entry.announced = new Promise<void>((resolve) => {
+      markAnnounced = resolve;
+    });
+    return () => this.broadcast(turn.threadId, resolved).finally(markAnnounced);
+  }
+
+  /** Stops the timer and withdraws the server request (a later client answer is ignored). */
+  private stop(entry: PendingApproval): void {
+    if (entry.timer !== null) clearTimeout(entry.timer);
+    entry.timer = null;
+    if (entry.sentTo !== null) this.notifier.withdraw(entry.sentTo, entry.params.requestId);
+  }
+
+  private broadcast(threadId: string, params: ApprovalResolvedParams): Promise<void> {
+    return this.notifications.broadcast(threadId, 'approval/resolved', params).catch((error: unknown) => {
+      this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
+    });
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Thread lifecycle (protocol.md §3.3–§3.8): create, snapshot (read/resume with the running turn's
+ * in-memory items), list with reported statuses, archive, unsubscribe. Store failures propagate and
+ * answer -32603 with the cause's message; notifications are sent by the controller after the response.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { newItemId, newThreadId, newTurnId } from '../ids';
+import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { completeReplay } from '../../persistence/sqlite/item-replay';
+import { InvalidThreadCursorError } from '../../persistence/sqlite/store-errors';
+import { toAppThread, type StoredThread } from '../../persistence/sqlite/stored-records';
+import type {
+  ThreadForkParamsDto,
+  ThreadListParamsDto,
+  ThreadReadParamsDto,
+  ThreadResumeParamsDto,
+  ThreadStartParamsDto,
+} from '../../protocols/app-server-v1/dto';
+import { RpcErrors } from '../../protocols/app-server-v1/errors';
+import type { AppThread, ThreadStatus } from '../../protocols/app-server-v1/wire-types';
+import { ActiveTurns } from '../turns/active-turns';
+import type {
+  ThreadForkResponse,
+  ThreadListResponse,
+  ThreadReadResponse,
+  ThreadStartResponse,
+  ThreadUnsubscribeResponse,
+} from './thread-responses';
+import { ThreadNotifications } from './thread-notifications';
+import { reportedThreadStatus } from './thread-status';
+import { ThreadSubscriptions } from './thread-subscriptions';
+
+export const DEFAULT_AGENT_KEY = 'default';
+
+export interface ItemWindow {
+  afterItemId?: string;
+  limit?: number;
+}
+
+/** A resume answer plus the step that ends the requester's hold right after the response. */
+export interface ResumeOutcome {
+  response: ThreadReadResponse;
+  afterResponse: (() => Promise<void>) | null;
+}
+
+@Injectable()
+export class ThreadsService {
+  constructor(
+    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
+  ) {}
+
+  /** Creates the thread and subscribes the requester (§3.3). */
+  async start(params: ThreadStartParamsDto, requesterId: string): Promise<ThreadStartResponse> {
+    const thread = await this.store.threads.create({
+      threadId: newThreadId(),
+      agentKey: params.agentKey ?? DEFAULT_AGENT_KEY,
+      cwd: params.cwd ?? null,
+      metadata: params.metadata ?? {},
+      now: Date.now(),
+    });
+    return this.subscribeRequester(thread, requesterId);
+  }
+
+  /**
+   * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
+   * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
+   */
+  async resume(params: ThreadResumeParamsDto, requesterId: string): Promise<ResumeOutcome> {
+    const { threadId } = await this.requireThread(params.threadId);
+    this.subscriptions.clearClosed(threadId);
+    const window = { afterItemId: params.afterItemId };
+    if (params.subscribe === false)
+      return { response: await this.snapshot(threadId, window), afterResponse: null };
+
+    this.notifications.hold(threadId, requesterId);
+    const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
+    try {
+      const response = await this.snapshot(threadId, window);
+      return { response, afterResponse: () => this.notifications.release(threadId, requesterId) };
+    } catch (error) {
+      if (newlySubscribed) {
+        this.subscriptions.unsubscribe(threadId, requesterId);
+        this.notifications.discardHold(threadId, requesterId);
+      } else {
+        void this.notifications.release(threadId, requesterId);
+      }
+      throw error;
+    }
+  }
+
+  /** §3.5: does not subscribe. */
+  read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+    return this.snapshot(params.threadId, { afterItemId: params.afterItemId, limit: params.limit });
+  }
+
+  /** §3.6; a cursor this store did not hand out is `/cursor` `is invalid`. */
+  async list(params: ThreadListParamsDto): Promise<ThreadListResponse> {
+    let page;
+    try {
+      page = await this.store.threads.list({
+        archived: params.archived,
+        includeArchived: params.includeArchived,
+        limit: params.limit,
+        cursor: params.cursor,
+      });
+    } catch (error) {
+      if (error instanceof InvalidThreadCursorError) {
+        throw RpcErrors.invalidParams([{ path: '/cursor', message: error.message }]);
+      }
+      throw error;
+    }
+    return { threads: page.threads.map((thread) => this.toWire(thread)), nextCursor: page.nextCursor };
+  }
+
+  /** §3.7: sets archivedAt = updatedAt = now and clears the closed flag; subscriptions and turns untouched. */
+  async archive(threadId: string): Promise<void> {
+    const archived = await this.store.threads.archive(threadId, Date.now());
+    if (archived === null) throw RpcErrors.threadNotFound();
+    this.subscriptions.clearClosed(threadId);
+  }
+
+  /** history.md §2: the copy is never archived; the requester is subscribed to it. */
+  async fork(params: ThreadForkParamsDto, requesterId: string): Promise<ThreadForkResponse> {
+    const outcome = await this.store.forkThread({
+      sourceThreadId: params.threadId,
+      turnId: params.turnId,
+      newThreadId: newThreadId(),
+      metadata: params.metadata,
+      now: Date.now(),
+      newTurnId,
+      newItemId,
+    });
+    if (outcome.kind === 'threadNotFound') throw RpcErrors.threadNotFound();
+    if (outcome.kind === 'turnNotFound') throw RpcErrors.forkTurnNotFound();
+    if (outcome.kind === 'noFinishedTurn') throw RpcErrors.forkNoFinishedTurn();
+    const { thread } = outcome;
+    return { ...this.subscribeRequester(thread, requesterId), forkedFrom: outcome.origin };
+  }
+
+  /** A new thread (started or forked) is the requester's: subscribed, answered with its start shape. */
+  private subscribeRequester(thread: StoredThread, requesterId: string): ThreadStartResponse {
+    this.subscriptions.subscribe(thread.threadId, requesterId);
+    return {
+      threadId: thread.threadId,
+      agentKey: thread.agentKey,
+      cwd: thread.cwd,
+      status: this.statusOf(thread),
+    };
+  }
+
+  /** history.md §3; archived threads can be updated too. */
+  async updateMetadata(threadId: string, patch: Record<string, unknown>): Promise<AppThread> {
+    const updated = await this.store.threads.patchMetadata(threadId, patch, Date.now());
+    if (updated === null) throw RpcErrors.threadNotFound();
+    return this.toWire(updated);
+  }
+
+  /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */
+  async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscribeResponse> {
+    await this.requireThread(threadId);
+    this.subscriptions.unsubscribe(threadId, requesterId);
+    const closed = !this.subscriptions.hasSubscribers(threadId) && !this.activeTurns.isBusy(threadId);
+    if (closed) this.subscriptions.markClosed(threadId);
+    return { threadId, subscribed: false, closed };
+  }
+
+  /** The thread's reported status now (§8.1). */
+  statusOf(thread: Pick<StoredThread, 'threadId' | 'archivedAt'>): ThreadStatus {
+    return reportedThreadStatus({
+      closed: this.subscriptions.isClosed(thread.threadId),
+      archived: thread.archivedAt !== null,
+      running: this.activeTurns.isRunning(thread.threadId),
+    });
+  }
+
+  private async requireThread(threadId: string): Promise<StoredThread> {
+    const thread = await this.store.threads.get(threadId);
+    if (thread === null) throw RpcErrors.threadNotFound();
+    return thread;
+  }
+
+  /**
+   * The thread, all turns, and the items of §8.8 in their latest state: stored rows (one store
+   * read) overlaid with the live turn's in-memory versions, taken last so the snapshot is as recent
+   * as possible. An unknown thread is `Thread not found`.
+   */
+  private async snapshot(threadId: string, window: ItemWindow): Promise<ThreadReadResponse> {
+    const stored = await this.store.readThread(threadId, window);
+    if (stored === null) throw RpcErrors.threadNotFound();
+    const live = this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
+    const items = completeReplay(stored.items, live, window);
+    return { thread: this.toWire(stored.thread), turns: stored.turns, items };
+  }
+
+  private toWire(thread: StoredThread): AppThread {
+    return toAppThread(thread, this.statusOf(thread));
+  }
+}

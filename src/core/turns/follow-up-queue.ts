@@ -1,0 +1,34 @@
+/** Per-thread FIFO of `turn/followUp` inputs (protocol.md §3.11), in memory, bounded per thread. */
+import { Injectable } from '@nestjs/common';
+import { RpcErrors } from '../../protocols/app-server-v1/errors';
+
+/**
+ * At most this many follow-ups wait per thread: without a bound a client looping on `turn/followUp`
+ * queued hundreds of turns that kept running long after it gave up.
+ */
+export const MAX_QUEUED_FOLLOW_UPS = 64;
+
+@Injectable()
+export class FollowUpQueue {
+  private readonly queues = new Map<string, Record<string, unknown>[][]>();
+
+  /** Appends the input; throws `-32602 Follow-up queue is full` when the thread already holds the maximum. */
+  push(threadId: string, input: Record<string, unknown>[]): void {
+    const queue = this.queues.get(threadId) ?? [];
+    if (queue.length >= MAX_QUEUED_FOLLOW_UPS) throw RpcErrors.followUpQueueFull(MAX_QUEUED_FOLLOW_UPS);
+    queue.push(structuredClone(input));
+    this.queues.set(threadId, queue);
+  }
+
+  /** The oldest queued input, removed; undefined when none is queued. */
+  shift(threadId: string): Record<string, unknown>[] | undefined {
+    const queue = this.queues.get(threadId);
+    const next = queue?.shift();
+    if (queue !== undefined && queue.length === 0) this.queues.delete(threadId);
+    return next;
+  }
+
+  hasQueued(threadId: string): boolean {
+    return (this.queues.get(threadId)?.length ?? 0) > 0;
+  }
+}

@@ -1,0 +1,49 @@
+/** What the run projector asks its caller to do, in order: persist item states, send notifications. */
+import type { ItemVersion } from '../../persistence/sqlite/stored-records';
+import type {
+  AppItem,
+  ApprovalRequestParams,
+  ErrorWarningParams,
+} from '../../protocols/app-server-v1/wire-types';
+
+/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (protocol.md §4.8 v1.1). */
+export type AgentMessageDeltaParams = Omit<AppItem, 'payload'> & { payload: { text: string }; delta: string };
+/** `item/toolCall/delta`: the item right after `item/started` plus its arguments (protocol.md §4.9). */
+export type ToolCallDeltaParams = AppItem & { delta: Record<string, unknown> };
+
+export type ProjectedNotification =
+  | { method: 'item/started'; params: AppItem }
+  | { method: 'item/completed'; params: AppItem }
+  | { method: 'item/agentMessage/delta'; params: AgentMessageDeltaParams }
+  | { method: 'item/toolCall/delta'; params: ToolCallDeltaParams }
+  | { method: 'approval/requested'; params: ApprovalRequestParams }
+  | { method: 'error/warning'; params: ErrorWarningParams };
+
+export type ProjectedNotificationMethod = ProjectedNotification['method'];
+
+/**
+ * A new item state with its change counter values. `persist` is true at creation and at the
+ * final status (§8.5 minimum); delta-only updates may stay in memory.
+ */
+export interface ItemEffect {
+  kind: 'item';
+  version: ItemVersion;
+  persist: boolean;
+}
+
+export interface NotificationEffect {
+  kind: 'notification';
+  notification: ProjectedNotification;
+}
+
+export type ProjectionEffect = ItemEffect | NotificationEffect;
+
+export function notificationsOf(effects: readonly ProjectionEffect[]): ProjectedNotification[] {
+  return effects.flatMap((effect) => (effect.kind === 'notification' ? [effect.notification] : []));
+}
+
+export function itemVersionsOf(effects: readonly ProjectionEffect[], persistedOnly = false): ItemVersion[] {
+  return effects.flatMap((effect) =>
+    effect.kind === 'item' && (!persistedOnly || effect.persist) ? [effect.version] : [],
+  );
+}

@@ -1,0 +1,498 @@
+/**
+ * RunEvent → item / notification projection of one turn (protocol.md §8.3–§8.6). PURE: no I/O,
+ * the clock and the id generator are injected. The caller persists `item` effects whose `persist`
+ * is true and sends the notifications, in effect order; the approval route adds the
+ * `approval/request` server request and `approval/resolved` (§9.2), which are not effects here.
+ */
+import type { RunEvent, RunEventOf } from '../../runtime/events/types';
+import type { Message } from '../../runtime/messages';
+import type { ToolMetadata } from '../../runtime/tools/types';
+import type { ItemVersion } from '../../persistence/sqlite/stored-records';
+import type {
+  AppItem,
+  AppItemStatus,
+  AppItemType,
+  ApprovalRequestParams,
+  ErrorWarningParams,
+  TurnCompletedParams,
+} from '../../protocols/app-server-v1/wire-types';
+import { toAppToolMetadata } from './app-tool-metadata';
+import {
+  approvalPreview,
+  argumentsFromRequestedEvent,
+  decisionFromResolvedEvent,
+} from './approval-projection';
+import type { ChangeCounter } from './change-counter';
+import { deriveInputText } from './input-text';
+import type { ProjectedNotification, ProjectionEffect } from './projection-effects';
+import { type FinalTurnStatus, projectTurnCompleted, type TurnOutcome } from './turn-completion';
+
+/** `model_call_failed` error code of a request aborted by cancellation (runtime.md §12.3). */
+export const MODEL_REQUEST_CANCELLED = 'model_request_cancelled';
+
+export interface RunProjectorContext {
+  threadId: string;
+  turnId: string;
+  runId: string;
+  /** The turn's input array, verbatim (userMessage `payload.input`). */
+  input: readonly Record<string, unknown>[];
+  /** Epoch ms for changes the server makes itself (final agentMessage, rejection, interruptions). */
+  now: () => number;
+  /** `item_` + 32 hex. */
+  newItemId: () => string;
+  /** The thread's change counter (§8.8), shared across its turns. */
+  changeCounter: ChangeCounter;
+}
+
+export interface SteerRegistration {
+  /** The id `RunHandle.steer` returned; matched against `steer_applied.steer_id`. */
+  steerId?: string;
+  /** The derived text passed to `RunHandle.steer`; fallback match against `steer_applied.input`. */
+  text: string;
+  /** The `turn/steer` input array. */
+  input: readonly Record<string, unknown>[];
+}
+
+/** What the approval route needs for one request (§9.2 step 2). */
+export interface ProjectedApproval {
+  item: AppItem;
+  params: ApprovalRequestParams;
+}
+
+export interface TurnFinalization {
+  /** Step 1 of §8.5 (and the outcome's own items/warnings): apply before persisting the turn. */
+  effects: ProjectionEffect[];
+  status: FinalTurnStatus;
+  completedAt: number;
+  /** Broadcast as `turn/completed` after `thread/status/changed(idle)`. */
+  turnCompleted: TurnCompletedParams;
+  /** `AppTurn.result` to store. */
+  result: Record<string, unknown>;
+  /** Appended to the thread history (§8.10): the run's new messages, or just the user message. */
+  messages: Message[];
+}
+
+interface LiveItem {
+  item: AppItem;
+  createdSeq: number;
+  changeSeq: number;
+}
+
+interface PendingSteer extends SteerRegistration {
+  consumed: boolean;
+}
+
+export class RunProjector {
+  /** Insertion order = first appearance. */
+  private readonly items = new Map<string, LiveItem>();
+  private openAgentMessageId: string | null = null;
+  private lastAgentMessageId: string | null = null;
+  /** tool_call_id → itemId of a started, not yet completed toolCall. */
+  private readonly startedToolCalls = new Map<string, string>();
+  /** tool_call_id → arguments of `tool_call_planned`, for approval requests only. */
+  private readonly plannedArguments = new Map<string, Record<string, unknown>>();
+  private readonly approvals = new Map<string, { itemId: string; params: ApprovalRequestParams }>();
+  private readonly steers: PendingSteer[] = [];
+  private userMessageProjected = false;
+  private readonly errorMessages = new Set<string>();
+  private done = false;
+
+  constructor(private readonly context: RunProjectorContext) {}
+
+  get finalized(): boolean {
+    return this.done;
+  }
+
+  /** Remember a queued steer so its `steer_applied` userMessage carries the steer input array. */
+  registerSteer(steer: SteerRegistration): void {
+    this.steers.push({ ...steer, input: structuredClone([...steer.input]), consumed: false });
+  }
+
+  /** The effects of one runtime event, in order. Nothing after finalize (§7.5). */
+  project(event: RunEvent): ProjectionEffect[] {
+    if (this.done) return [];
+    const out: ProjectionEffect[] = [];
+    switch (event.type) {
+      case 'run_started':
+        this.projectUserMessage(out, event.input, this.context.input, eventTime(event), false);
+        break;
+      case 'steer_applied':
+        this.projectSteer(out, event);
+        break;
+      case 'assistant_delta':
+        this.projectAssistantDelta(out, event);
+        break;
+      case 'model_call_completed':
+        this.closeAgentMessage(out, 'completed', eventTime(event));
+        break;
+      case 'model_call_failed':
+        this.closeAgentMessage(
+          out,
+          event.error_code === MODEL_REQUEST_CANCELLED ? 'interrupted' : 'failed',
+          eventTime(event),
+        );
+        break;
+      case 'tool_call_planned':
+        this.plannedArguments.set(event.tool_call_id, structuredClone(event.arguments));
+        break;
+      case 'approval_requested':
+        this.projectApprovalRequested(out, event);
+        break;
+      case 'approval_resolved':
+        this.projectApprovalResolved(out, event);
+        break;
+      case 'tool_call_started':
+        this.projectToolCallStarted(out, event);
+        break;
+      case 'tool_call_completed':
+        this.projectToolCallCompleted(out, event);
+        break;
+      case 'run_completed':
+        this.projectFinalAgentMessage(out, event);
+        break;
+      case 'run_failed':
+        this.projectRunError(out, event.error, eventTime(event));
+        break;
+      default:
+        // run_cancelled, reasoning, streamed tool-call progress, lifecycle, diagnostics, budgets: none.
+        break;
+    }
+    return out;
+  }
+
+  /**
+   * Ends the turn (§8.5 step 1, §8.6): the outcome's own items (rejection) or warning (thrown
+   * stream), every still-inProgress item completed as `interrupted`, and the turn completion.
+   */
+  finalize(outcome: TurnOutcome): TurnFinalization {
+    if (this.done) throw new Error('turn already finalized');
+    const out: ProjectionEffect[] = [];
+    if (outcome.kind === 'rejected') {
+      if (!this.userMessageProjected) {
+        this.projectUserMessage(
+          out,
+          deriveInputText(this.context.input),
+          this.context.input,
+          this.context.now(),
+          false,
+        );
+      }
+      this.projectRunError(out, outcome.error, this.context.now());
+    } else if (outcome.kind === 'streamFailed') {
+      this.notify(out, {
+        method: 'error/warning',
+        params: this.warning('event_stream', outcome.error),
+      });
+    }
+    const interruptedAt = this.context.now();
+    for (const live of this.items.values()) {
+      if (live.item.status === 'inProgress')
+        this.complete(out, live.item.itemId, 'interrupted', interruptedAt);
+    }
+    this.openAgentMessageId = null;
+    this.startedToolCalls.clear();
+    this.done = true;
+
+    const { threadId, turnId, runId } = this.context;
+    const completion = projectTurnCompleted({ threadId, turnId, runId }, outcome);
+    const result = outcome.kind === 'rejected' ? null : outcome.result;
+    const messages: Message[] = result
+      ? structuredClone(result.newMessages)
+      : [{ role: 'user', content: deriveInputText(this.context.input) }];
+    return {
+      effects: out,
+      status: completion.status,
+      completedAt: this.context.now(),
+      turnCompleted: completion.params,
+      result: completion.result,
+      messages,
+    };
+  }
+
+  /** Latest in-memory state of every item of the turn, in order of first appearance (replay overlay). */
+  liveItems(): ItemVersion[] {
+    return [...this.items.values()].map((live) => snapshotVersion(live));
+  }
+
+  item(itemId: string): AppItem | undefined {
+    const live = this.items.get(itemId);
+    return live ? structuredClone(live.item) : undefined;
+  }
+
+  /** The approval item (latest state) and the `approval/requested` params of a request. */
+  approval(requestId: string): ProjectedApproval | undefined {
+    const entry = this.approvals.get(requestId);
+    const live = entry && this.items.get(entry.itemId);
+    return entry && live
+      ? { item: structuredClone(live.item), params: structuredClone(entry.params) }
+      : undefined;
+  }
+
+  // --- per-event projections -------------------------------------------------------------------
+
+  private projectUserMessage(
+    out: ProjectionEffect[],
+    text: string,
+    input: readonly Record<string, unknown>[] | undefined,
+    at: number,
+    steered: boolean,
+  ): void {
+    const payload: Record<string, unknown> = { text };
+    if (input) payload.input = structuredClone([...input]);
+    if (steered) payload.steered = true;
+    else this.userMessageProjected = true;
+    const item = this.create(out, 'userMessage', 'completed', payload, at);
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
+  private projectSteer(out: ProjectionEffect[], event: RunEventOf<'steer_applied'>): void {
+    const steer =
+      this.steers.find((s) => !s.consumed && s.steerId !== undefined && s.steerId === event.steer_id) ??
+      this.steers.find((s) => !s.consumed && s.text === event.input);
+    if (steer) steer.consumed = true;
+    this.projectUserMessage(out, event.input, steer?.input, eventTime(event), true);
+  }
+
+  private projectAssistantDelta(out: ProjectionEffect[], event: RunEventOf<'assistant_delta'>): void {
+    // An empty chunk changes nothing; it must not open an empty message either.
+    if (event.delta.length === 0) return;
+    const at = eventTime(event);
+    if (this.openAgentMessageId === null) {
+      const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);
+      this.openAgentMessageId = started.itemId;
+      this.lastAgentMessageId = started.itemId;
+      this.notify(out, { method: 'item/started', params: started });
+    }
+    const live = this.mustGet(this.openAgentMessageId);
+    // O(chunk): V8 appends to a rope without copying, the in-memory version is a shallow snapshot
+    // (strings are immutable, an agentMessage payload holds only them) and the notification
+    // carries the chunk alone (§4.8 v1.1), so nothing here grows with the message.
+    const text = `${String(live.item.payload.text ?? '')}${event.delta}`;
+    live.item = { ...live.item, payload: { ...live.item.payload, text }, updatedAt: at };
+    live.changeSeq = this.context.changeCounter.next();
+    out.push({ kind: 'item', version: shallowVersion(live), persist: false });
+    const { payload: _accumulated, ...identity } = live.item;
+    this.notify(out, {
+      method: 'item/agentMessage/delta',
+      params: { ...identity, payload: { text: event.delta }, delta: event.delta },
+    });
+  }
+
+  private closeAgentMessage(out: ProjectionEffect[], status: AppItemStatus, at: number): void {
+    if (this.openAgentMessageId === null) return;
+    this.complete(out, this.openAgentMessageId, status, at);
+    this.openAgentMessageId = null;
+  }
+
+  private projectApprovalRequested(out: ProjectionEffect[], event: RunEventOf<'approval_requested'>): void {
+    const args =
+      this.plannedArguments.get(event.tool_call_id) ??
+      argumentsFromRequestedEvent(event) ??
+      ({} as Record<string, unknown>);
+    const preview = approvalPreview(event.tool_name, args);
+    const item = this.create(
+      out,
+      'approval',
+      'inProgress',
+      {
+        requestId: event.request_id,
+        toolCallId: event.tool_call_id,
+        toolName: event.tool_name,
+        preview,
+        arguments: structuredClone(args),
+      },
+      eventTime(event),
+    );
+    const params: ApprovalRequestParams = {
+      requestId: event.request_id,
+      threadId: this.context.threadId,
+      turnId: this.context.turnId,
+      toolCallId: event.tool_call_id,
+      toolName: event.tool_name,
+      preview,
+      arguments: structuredClone(args),
+    };
+    this.approvals.set(event.request_id, { itemId: item.itemId, params });
+    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, { method: 'approval/requested', params: structuredClone(params) });
+  }
+
+  private projectApprovalResolved(out: ProjectionEffect[], event: RunEventOf<'approval_resolved'>): void {
+    const entry = this.approvals.get(event.request_id);
+    const live = entry && this.items.get(entry.itemId);
+    // A resolution without a projected request has no item to complete; nothing is fabricated.
+    if (!live || live.item.status !== 'inProgress') return;
+    const payload = { ...live.item.payload, ...decisionFromResolvedEvent(event) };
+    const item = this.change(out, live, { status: 'completed', payload }, eventTime(event), true);
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
+  private projectToolCallStarted(out: ProjectionEffect[], event: RunEventOf<'tool_call_started'>): void {
+    const payload: Record<string, unknown> = {
+      toolCallId: event.tool_call_id,
+      toolName: event.tool_name,
+      arguments: structuredClone(event.arguments),
+      ...toolMetadataMember(event.tool_metadata),
+    };
+    const item = this.create(out, 'toolCall', 'inProgress', payload, eventTime(event));
+    this.startedToolCalls.set(event.tool_call_id, item.itemId);
+    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, {
+      method: 'item/toolCall/delta',
+      params: { ...structuredClone(item), delta: structuredClone(event.arguments) },
+    });
+  }
+
+  private projectToolCallCompleted(out: ProjectionEffect[], event: RunEventOf<'tool_call_completed'>): void {
+    const at = eventTime(event);
+    const status = toolCallItemStatus(event.status);
+    const startedId = this.startedToolCalls.get(event.tool_call_id);
+    const started = startedId === undefined ? undefined : this.items.get(startedId);
+    if (started && started.item.status === 'inProgress') {
+      this.startedToolCalls.delete(event.tool_call_id);
+      const payload = {
+        ...started.item.payload,
+        ...(started.item.payload.toolMetadata === undefined ? toolMetadataMember(event.tool_metadata) : {}),
+        ...completionMembers(event),
+      };
+      const item = this.change(out, started, { status, payload }, at, true);
+      this.notify(out, { method: 'item/completed', params: item });
+      return;
+    }
+    // Never started (policy, validation, approval deny/timeout, steering skip, cancellation): born final, no arguments.
+    const payload: Record<string, unknown> = {
+      toolCallId: event.tool_call_id,
+      toolName: event.tool_name,
+      ...toolMetadataMember(event.tool_metadata),
+      ...completionMembers(event),
+    };
+    const item = this.create(out, 'toolCall', status, payload, at);
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
+  /** §8.4: a born-complete `{text, final: true}` unless the last agentMessage already says it. */
+  private projectFinalAgentMessage(out: ProjectionEffect[], event: RunEventOf<'run_completed'>): void {
+    const answer = event.final_output;
+    if (typeof answer !== 'string' || answer.length === 0) return;
+    const last = this.lastAgentMessageId === null ? undefined : this.items.get(this.lastAgentMessageId);
+    if (last && last.item.payload.text === answer) return;
+    const item = this.create(
+      out,
+      'agentMessage',
+      'completed',
+      { text: answer, final: true },
+      this.context.now(),
+    );
+    this.lastAgentMessageId = item.itemId;
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
+  private projectRunError(out: ProjectionEffect[], message: string, at: number): void {
+    // A rejection after a projected run_failed with the same text would only repeat it.
+    if (this.errorMessages.has(message)) return;
+    this.errorMessages.add(message);
+    const item = this.create(out, 'error', 'completed', { message }, at);
+    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { method: 'error/warning', params: this.warning('run_failed', message) });
+  }
+
+  // --- item state ------------------------------------------------------------------------------
+
+  private create(
+    out: ProjectionEffect[],
+    type: AppItemType,
+    status: AppItemStatus,
+    payload: Record<string, unknown>,
+    at: number,
+  ): AppItem {
+    const seq = this.context.changeCounter.next();
+    const item: AppItem = {
+      itemId: this.context.newItemId(),
+      threadId: this.context.threadId,
+      turnId: this.context.turnId,
+      type,
+      status,
+      payload,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const live: LiveItem = { item, createdSeq: seq, changeSeq: seq };
+    this.items.set(item.itemId, live);
+    out.push({ kind: 'item', version: snapshotVersion(live), persist: true });
+    return structuredClone(item);
+  }
+
+  private change(
+    out: ProjectionEffect[],
+    live: LiveItem,
+    changes: { status?: AppItemStatus; payload?: Record<string, unknown> },
+    at: number,
+    persist: boolean,
+  ): AppItem {
+    live.item = {
+      ...live.item,
+      status: changes.status ?? live.item.status,
+      payload: changes.payload ?? live.item.payload,
+      updatedAt: at,
+    };
+    live.changeSeq = this.context.changeCounter.next();
+    out.push({ kind: 'item', version: snapshotVersion(live), persist });
+    return structuredClone(live.item);
+  }
+
+  private complete(out: ProjectionEffect[], itemId: string, status: AppItemStatus, at: number): void {
+    const item = this.change(out, this.mustGet(itemId), { status }, at, true);
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
+  private notify(out: ProjectionEffect[], notification: ProjectedNotification): void {
+    out.push({ kind: 'notification', notification });
+  }
+
+  private warning(code: ErrorWarningParams['code'], message: string): ErrorWarningParams {
+    return { threadId: this.context.threadId, turnId: this.context.turnId, code, message };
+  }
+
+  private mustGet(itemId: string): LiveItem {
+    const live = this.items.get(itemId);
+    if (!live) throw new Error(`unknown item ${itemId}`);
+    return live;
+  }
+}
+
+/** `Math.round(created_at * 1000)`: runtime seconds → protocol integer milliseconds (§8.5). */
+export function eventTime(event: RunEvent): number {
+  return Math.round(event.created_at * 1000);
+}
+
+/** §5.5: `error` → failed; success and the non-final runtime statuses → completed. */
+export function toolCallItemStatus(toolStatus: string): AppItemStatus {
+  return toolStatus === 'error' ? 'failed' : 'completed';
+}
+
+function toolMetadataMember(metadata: ToolMetadata | undefined): Record<string, unknown> {
+  return metadata ? { toolMetadata: toAppToolMetadata(metadata) } : {};
+}
+
+/** Completion members copied from the event only when it carries them; nothing is fabricated. */
+function completionMembers(event: RunEventOf<'tool_call_completed'>): Record<string, unknown> {
+  const members: Record<string, unknown> = {};
+  if (event.status !== undefined) members.status = event.status;
+  if (event.directive !== undefined) members.directive = event.directive;
+  if (event.error_code !== undefined) members.errorCode = event.error_code;
+  if (event.execution_started !== undefined) members.executionStarted = event.execution_started;
+  if (event.duration_ms !== undefined) members.durationMs = event.duration_ms;
+  if (event.output_preview !== undefined) members.output = event.output_preview;
+  if (event.output_truncated !== undefined) members.outputTruncated = event.output_truncated;
+  return members;
+}
+
+/** A snapshot of an item whose payload members are all immutable values (a streaming agentMessage). */
+function shallowVersion(live: LiveItem): ItemVersion {
+  const item = { ...live.item, payload: { ...live.item.payload } };
+  return { item, createdSeq: live.createdSeq, changeSeq: live.changeSeq };
+}
+
+function snapshotVersion(live: LiveItem): ItemVersion {
+  return { item: structuredClone(live.item), createdSeq: live.createdSeq, changeSeq: live.changeSeq };
+}

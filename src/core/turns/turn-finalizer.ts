@@ -1,0 +1,94 @@
+/**
+ * Finalization of a turn whose event stream ended (protocol.md §8.5 steps 1–4): still-inProgress
+ * items completed as `interrupted`, then the turn, its conversation messages (§8.10) and the
+ * thread persisted in one transaction, the turn no longer active, `thread/status/changed(idle)`
+ * unless the thread is archived, and `turn/completed`. Step 5 (the next follow-up) is the caller's.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApprovalRouter } from '../approvals/approval-router';
+import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { causeMessage } from '../../protocols/app-server-v1/errors';
+import { ThreadNotifications } from '../threads/thread-notifications';
+import { ActiveTurns } from './active-turns';
+import type { RunningTurn } from './running-turn';
+import type { TurnCompletedParams } from '../../protocols/app-server-v1/wire-types';
+import type { TurnFinalization } from './run-projector';
+import { storeFailedCompletion } from './store-failed-completion';
+import type { TurnOutcome } from './turn-completion';
+import { TurnForwarder } from './turn-forwarder';
+
+@Injectable()
+export class TurnFinalizer {
+  private readonly logger = new Logger('TurnFinalizer');
+
+  constructor(
+    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
+    @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
+    @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
+  ) {}
+
+  /** Steps 1–4; false when shutdown took the turn over first (then nothing is emitted). */
+  async finalize(turn: RunningTurn, outcome: TurnOutcome): Promise<boolean> {
+    this.approvals.forgetTurn(turn.turnId);
+    const finalization = turn.projector.finalize(outcome);
+    await this.forwarder.applyEffects(turn, finalization.effects);
+    if (!turn.claimPersistence('finalizer')) return false;
+
+    const turnCompleted = await this.persist(turn, finalization);
+    this.activeTurns.markFinishing(turn);
+
+    const { threadId } = turn;
+    if (!(await this.isArchived(threadId))) {
+      await this.notifications.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+    }
+    await this.notifications.broadcast(threadId, 'turn/completed', turnCompleted);
+    return true;
+  }
+
+  /**
+   * Step 2; the turn/completed to send. When the store refuses the finalization (e.g. disk full)
+   * the turn ends `failed` with the store error, and that smaller write — no history, no items —
+   * is tried again now and, while it fails, with every later turn write, so the stored turn ends
+   * up saying what the client was told.
+   */
+  private async persist(turn: RunningTurn, finalization: TurnFinalization): Promise<TurnCompletedParams> {
+    // One "now" for the turn's completedAt and the thread's updatedAt (§8.5 step 2).
+    const { completedAt } = finalization;
+    const base = { threadId: turn.threadId, turnId: turn.turnId, now: completedAt };
+    try {
+      await this.store.finishTurn({
+        ...base,
+        completion: { status: finalization.status, completedAt, result: finalization.result },
+        messages: finalization.messages,
+      });
+      return finalization.turnCompleted;
+    } catch (error) {
+      const message = causeMessage(error);
+      await this.forwarder.warn(turn, 'store', message);
+      const failed = storeFailedCompletion(finalization, message);
+      try {
+        await this.store.deferTurnFinish({
+          ...base,
+          completion: { status: 'failed', completedAt, result: failed.result },
+          messages: [],
+        });
+      } catch (retryError) {
+        // The store keeps it and writes it with its next turn transaction or at close.
+        this.logger.error(`turn ${turn.turnId}: storing its failure failed too: ${causeMessage(retryError)}`);
+      }
+      return failed.turnCompleted;
+    }
+  }
+
+  /** A store failure counts as not archived: the client then sees the idle it expects. */
+  private async isArchived(threadId: string): Promise<boolean> {
+    try {
+      return (await this.store.threads.get(threadId))?.archivedAt != null;
+    } catch (error) {
+      this.logger.error(`reading thread ${threadId} after its turn failed: ${causeMessage(error)}`);
+      return false;
+    }
+  }
+}

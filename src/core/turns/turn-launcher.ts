@@ -1,0 +1,131 @@
+/**
+ * Steps 2–7 of turn/start (protocol.md §3.9), shared with follow-up starts (§3.11): reload the
+ * thread, resolve the host's agent and run config, post-process the config (§10.2), start the run
+ * and persist the running turn. Nothing exists when it throws: host and runner failures answer
+ * -32603 with their message, a store failure cancels the run first (-32602 when the store already
+ * holds a running turn of the thread, e.g. written by another server on the same file).
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
+import type { RunConfig, RunHandle } from '../../runtime/run-config';
+import type { Agent } from '../../runtime/agent';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
+import { newItemId, newTurnId } from '../ids';
+import { ServerApprovalProvider } from '../approvals/server-approval-provider';
+import { SessionGrants } from '../approvals/session-grants';
+import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
+import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { ThreadHasActiveTurnError } from '../../persistence/sqlite/store-errors';
+import type { StoredThread } from '../../persistence/sqlite/stored-records';
+import { RpcErrors } from '../../protocols/app-server-v1/errors';
+import { deriveInputText } from './input-text';
+import { prepareRunConfig } from './run-config-preparation';
+import { RunProjector } from './run-projector';
+import { RunningTurn } from './running-turn';
+import { ThreadChangeCounters } from './thread-change-counters';
+
+/** Cancel reason of a run whose turn could not be persisted; no client ever sees it. */
+const UNPERSISTED_TURN_CANCEL_REASON = 'turn could not be persisted';
+
+export interface TurnLaunch {
+  thread: StoredThread;
+  /** Verbatim turn input. */
+  input: Record<string, unknown>[];
+  /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
+  turnMetadata: Record<string, unknown>;
+  ownerConnectionId: string;
+}
+
+@Injectable()
+export class TurnLauncher {
+  constructor(
+    @Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions,
+    @Inject(APP_SERVER_HOST) private readonly host: AppServerHost,
+    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(ThreadChangeCounters) private readonly counters: ThreadChangeCounters,
+    @Inject(SessionGrants) private readonly grants: SessionGrants,
+  ) {}
+
+  /** Steps 2–3: the thread as stored now; -32020 when unknown, -32021 when archived. */
+  async loadStartableThread(threadId: string): Promise<StoredThread> {
+    const thread = await this.store.threads.get(threadId);
+    if (thread === null) throw RpcErrors.threadNotFound();
+    if (thread.archivedAt !== null) throw RpcErrors.threadArchived();
+    return thread;
+  }
+
+  /** Steps 5–7 (the caller holds the thread's turn slot). */
+  async launch(launch: TurnLaunch): Promise<RunningTurn> {
+    const runner = this.options.runner;
+    if (runner === null) throw RpcErrors.runtimeNotConfigured();
+    const { thread, input } = launch;
+    const { threadId } = thread;
+    const turnId = newTurnId();
+    const request: HostTurnRequest = {
+      threadId,
+      agentKey: thread.agentKey,
+      cwd: thread.cwd,
+      metadata: { ...thread.metadata, ...launch.turnMetadata },
+    };
+    const { agent, hostConfig } = await this.resolveHost(request);
+    const history = hostConfig.initialMessages ? [] : await this.store.conversations.load(threadId);
+    const changeCounter = await this.counters.counterFor(threadId);
+    const { config, approvalTimeoutMs } = prepareRunConfig(hostConfig, {
+      threadId,
+      turnId,
+      requestMetadata: request.metadata,
+      history,
+      defaultApprovalPolicy: this.options.approvalPolicy,
+      defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
+      approvalProvider: new ServerApprovalProvider(threadId, this.grants),
+      approvalBroker: new ApprovalBroker(),
+    });
+
+    let handle: RunHandle;
+    try {
+      handle = runner.start(agent, deriveInputText(input), config);
+    } catch (error) {
+      throw RpcErrors.internal(error);
+    }
+    try {
+      await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
+    } catch (error) {
+      handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
+      // Another server on the same store file started a turn on this thread first (§8.2).
+      if (error instanceof ThreadHasActiveTurnError) throw RpcErrors.threadAlreadyHasActiveTurn();
+      throw RpcErrors.internal(error);
+    }
+
+    const projector = new RunProjector({
+      threadId,
+      turnId,
+      runId: handle.runId,
+      input,
+      now: () => Date.now(),
+      newItemId,
+      changeCounter,
+    });
+    return new RunningTurn({
+      threadId,
+      turnId,
+      runId: handle.runId,
+      input,
+      ownerConnectionId: launch.ownerConnectionId,
+      handle,
+      projector,
+      changeCounter,
+      approvalTimeoutMs,
+    });
+  }
+
+  /** `resolveAgent` then `buildRunConfig` (§10.1); any failure → -32603 with its message. */
+  private async resolveHost(request: HostTurnRequest): Promise<{ agent: Agent; hostConfig: RunConfig }> {
+    try {
+      const agent = await this.host.resolveAgent(request);
+      const hostConfig = await this.host.buildRunConfig(request);
+      return { agent, hostConfig };
+    } catch (error) {
+      throw RpcErrors.internal(error);
+    }
+  }
+}

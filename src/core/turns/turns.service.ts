@@ -1,0 +1,177 @@
+/**
+ * Turn control (protocol.md §3.9–§3.12) and each turn's background life: start (with the
+ * one-active-turn rule), begin (status running, `turn/started`, forwarding), finalization, then the
+ * thread's queued follow-ups (§3.11); steer, follow-up and interrupt of the active turn.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApprovalRouter, type ApprovalAnnouncement } from '../approvals/approval-router';
+import { APPROVAL_REASONS } from '../approvals/approval-answer';
+import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
+import type {
+  TurnControlParamsDto,
+  TurnInterruptParamsDto,
+  TurnStartParamsDto,
+} from '../../protocols/app-server-v1/dto';
+import { RpcErrors, causeMessage } from '../../protocols/app-server-v1/errors';
+import type { ErrorWarningParams } from '../../protocols/app-server-v1/wire-types';
+import { ThreadNotifications } from '../threads/thread-notifications';
+import { ThreadSubscriptions } from '../threads/thread-subscriptions';
+import { ActiveTurns } from './active-turns';
+import { FollowUpQueue } from './follow-up-queue';
+import { deriveInputText } from './input-text';
+import type { RunningTurn } from './running-turn';
+import type { TurnControlResponse, TurnInterruptResponse, TurnStartResponse } from './turn-responses';
+import { TurnFinalizer } from './turn-finalizer';
+import { TurnForwarder } from './turn-forwarder';
+import { TurnLauncher } from './turn-launcher';
+
+/** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
+export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
+export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
+
+/** A started turn plus what the handler runs after its response. */
+export interface StartedTurn {
+  response: TurnStartResponse;
+  begin: () => Promise<void>;
+}
+
+export interface InterruptedTurn {
+  response: TurnInterruptResponse;
+  /** `approval/resolved` of the approvals the interrupt resolved, after the response. */
+  announcements: ApprovalAnnouncement[];
+}
+
+@Injectable()
+export class TurnsService {
+  private readonly logger = new Logger('TurnsService');
+
+  constructor(
+    @Inject(AppServerCore) private readonly core: AppServerCore,
+    @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
+    @Inject(FollowUpQueue) private readonly followUps: FollowUpQueue,
+    @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
+    @Inject(TurnLauncher) private readonly launcher: TurnLauncher,
+    @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
+    @Inject(TurnFinalizer) private readonly finalizer: TurnFinalizer,
+  ) {}
+
+  /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
+  async start(params: TurnStartParamsDto, requesterId: string): Promise<StartedTurn> {
+    const thread = await this.launcher.loadStartableThread(params.threadId);
+    const { threadId } = thread;
+    if (!this.activeTurns.tryReserve(threadId)) throw RpcErrors.threadAlreadyHasActiveTurn();
+    let turn: RunningTurn;
+    try {
+      turn = await this.launcher.launch({
+        thread,
+        input: params.input,
+        turnMetadata: params.metadata ?? {},
+        ownerConnectionId: requesterId,
+      });
+    } catch (error) {
+      this.activeTurns.release(threadId);
+      throw error;
+    }
+    this.activeTurns.activate(turn);
+    this.subscriptions.subscribe(threadId, requesterId);
+    return {
+      response: { threadId, turnId: turn.turnId, status: 'running' },
+      begin: () => this.begin(turn),
+    };
+  }
+
+  /** §3.10: non-empty derived text is queued on the run; its userMessage carries the steer input. */
+  steer(params: TurnControlParamsDto): TurnControlResponse {
+    const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
+    const text = deriveInputText(params.input);
+    if (text.length > 0) {
+      try {
+        const steerId = turn.handle.steer(text);
+        turn.projector.registerSteer({ steerId, text, input: params.input });
+      } catch (error) {
+        // The run already ended (or rejects the text): steering that cannot be delivered is dropped.
+        this.logger.debug(`steer for turn ${turn.turnId} dropped: ${causeMessage(error)}`);
+      }
+    }
+    return { threadId: turn.threadId, turnId: turn.turnId, queued: true };
+  }
+
+  /** §3.11: appends the input to the thread's follow-up FIFO. */
+  followUp(params: TurnControlParamsDto): TurnControlResponse {
+    const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
+    this.followUps.push(turn.threadId, params.input);
+    return { threadId: turn.threadId, turnId: turn.turnId, queued: true };
+  }
+
+  /**
+   * §3.12, in one synchronous step: the turn's pending approvals resolved as timeout
+   * "turn interrupted" (their server requests withdrawn), then the run cancelled.
+   */
+  interrupt(params: TurnInterruptParamsDto): InterruptedTurn {
+    const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
+    const announcements = this.approvals.resolveTurn(turn.turnId, TURN_INTERRUPTED_REASON, 'deferred');
+    const reason = params.reason?.trim() ?? '';
+    turn.handle.cancel(reason.length > 0 ? reason : TURN_INTERRUPTED_REASON);
+    return { response: { threadId: turn.threadId, turnId: turn.turnId, cancelled: true }, announcements };
+  }
+
+  /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
+  private async begin(turn: RunningTurn): Promise<void> {
+    const { threadId, turnId } = turn;
+    await this.notifications.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
+    await this.notifications.broadcast(threadId, 'turn/started', { threadId, turnId });
+    // A follow-up that started while the server began shutting down is cancelled like the others.
+    if (this.core.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
+    turn.trackForwarding(this.drive(turn));
+  }
+
+  private async drive(turn: RunningTurn): Promise<void> {
+    try {
+      const outcome = await this.forwarder.forward(turn);
+      if (outcome === null || !(await this.finalizer.finalize(turn, outcome))) return;
+    } catch (error) {
+      // Defensive: a broken finalization must not leave the thread busy forever.
+      this.logger.error(`turn ${turn.turnId} could not be finalized: ${causeMessage(error)}`);
+    }
+    await this.startNextFollowUp(turn.threadId, turn.ownerConnectionId);
+  }
+
+  /**
+   * §8.5 step 5: the thread's slot passes to the next queued follow-up, owned by the previous
+   * turn's owner; a follow-up that cannot start is reported (`error/warning follow_up`) and dropped,
+   * and the next one is tried. During shutdown none is started.
+   */
+  private async startNextFollowUp(threadId: string, ownerConnectionId: string): Promise<void> {
+    for (;;) {
+      const input = this.core.isShuttingDown ? undefined : this.followUps.shift(threadId);
+      if (input === undefined) {
+        this.activeTurns.release(threadId);
+        return;
+      }
+      this.activeTurns.reserveAgain(threadId);
+      try {
+        const thread = await this.launcher.loadStartableThread(threadId);
+        const turn = await this.launcher.launch({ thread, input, turnMetadata: {}, ownerConnectionId });
+        this.activeTurns.activate(turn);
+        this.subscriptions.clearClosed(threadId);
+        await this.begin(turn);
+        return;
+      } catch (error) {
+        const warning: ErrorWarningParams = { threadId, code: 'follow_up', message: causeMessage(error) };
+        await this.notifications.broadcast(threadId, 'error/warning', warning);
+      }
+    }
+  }
+
+  /** -32030 without an active turn (unknown threads included); -32031 on a non-empty mismatching id. */
+  private requireActiveTurn(threadId: string, expectedTurnId: string | undefined): RunningTurn {
+    const turn = this.activeTurns.running(threadId);
+    if (turn === undefined) throw RpcErrors.activeTurnNotFound();
+    if (expectedTurnId !== undefined && expectedTurnId !== '' && expectedTurnId !== turn.turnId) {
+      throw RpcErrors.turnIdMismatch();
+    }
+    return turn;
+  }
+}

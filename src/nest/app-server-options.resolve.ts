@@ -1,0 +1,46 @@
+/** Applies the defaults of protocol.md §10.4 / §12.4 to AppServerModuleOptions. Pure. */
+import {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_REQUESTS,
+  type AppServerModuleOptions,
+  type ResolvedAppServerOptions,
+} from './app-server-options';
+import { DefaultAppServerHost } from '../core/host/default-app-server-host';
+
+function requireInteger(name: string, value: number, minimum: number): number {
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    throw new Error(`AppServerModule option ${name} must be an integer >= ${minimum}`);
+  }
+  return value;
+}
+
+export function resolveAppServerOptions(options: AppServerModuleOptions): ResolvedAppServerOptions {
+  return {
+    runner: options.runner ?? null,
+    host:
+      options.host ??
+      new DefaultAppServerHost({
+        agent: options.agent,
+        runConfig: options.runConfig,
+        models: options.models,
+      }),
+    storePath: options.store.path,
+    approvalPolicy: options.approvalPolicy ?? 'on-request',
+    approvalTimeoutMs: requireInteger(
+      'approvalTimeoutMs',
+      options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+      1,
+    ),
+    maxQueuedRequests: requireInteger(
+      'maxQueuedRequests',
+      options.maxQueuedRequests ?? DEFAULT_MAX_QUEUED_REQUESTS,
+      0,
+    ),
+    maxMessageBytes: requireInteger(
+      'maxMessageBytes',
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      1,
+    ),
+  };
+}

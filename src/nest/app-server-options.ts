@@ -1,0 +1,53 @@
+/** Options of `AppServerModule.forRoot` (protocol.md §10.4). */
+import type { Type } from '@nestjs/common';
+import type { Agent } from '../runtime/agent';
+import type { Runner } from '../runtime/runner';
+import type { RunConfig } from '../runtime/run-config';
+import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { AppServerHost } from '../core/host/app-server-host';
+import type { AppModelInfo } from '../protocols/app-server-v1/wire-types';
+
+export interface AppServerModuleOptions {
+  /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */
+  runner?: Runner;
+  /**
+   * Product host; when absent a DefaultAppServerHost is built from agent, runConfig and models. A class
+   * is instantiated by Nest with its constructor dependencies injected — the `forRoot` form of binding
+   * `{ provide: APP_SERVER_HOST, useClass: ProductHost }` (protocol.md §10.4).
+   */
+  host?: AppServerHostBinding;
+  agent?: Agent;
+  runConfig?: RunConfig;
+  models?: AppModelInfo[];
+  /** sqlite file path, or ":memory:". */
+  store: { path: string };
+  /** Default `on-request`. */
+  approvalPolicy?: ApprovalPolicy;
+  /** Default 30 000. */
+  approvalTimeoutMs?: number;
+  /** Default 128. */
+  maxQueuedRequests?: number;
+  /** Default 16 777 216. */
+  maxMessageBytes?: number;
+}
+
+/** A host instance, or a host class for Nest to build with dependency injection. */
+export type AppServerHostBinding = AppServerHost | Type<AppServerHost>;
+
+/** Options with every default applied; what the modules inject. */
+export interface ResolvedAppServerOptions {
+  runner: Runner | null;
+  /** The host, or its class; the module binds the instance under APP_SERVER_HOST. */
+  host: AppServerHostBinding;
+  storePath: string;
+  approvalPolicy: ApprovalPolicy;
+  approvalTimeoutMs: number;
+  maxQueuedRequests: number;
+  maxMessageBytes: number;
+}
+
+export const APP_SERVER_OPTIONS = Symbol('APP_SERVER_OPTIONS');
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 16_777_216;
+export const DEFAULT_MAX_QUEUED_REQUESTS = 128;
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 30_000;

@@ -1,0 +1,99 @@
+/**
+ * `AppServerModule.forRoot(options)` / `forRootAsync({ imports, inject, useFactory })` (protocol.md
+ * §10.4). Binds the resolved options under APP_SERVER_OPTIONS and the host under APP_SERVER_HOST —
+ * both global, so every domain module can inject them — and imports the protocol layer and the
+ * domain modules. Transports (stdio, in-process) are Nest microservice strategies around this module.
+ */
+import {
+  Module,
+  type DynamicModule,
+  type FactoryProvider,
+  type ModuleMetadata,
+  type Provider,
+} from '@nestjs/common';
+import {
+  APP_SERVER_OPTIONS,
+  type AppServerModuleOptions,
+  type ResolvedAppServerOptions,
+} from './app-server-options';
+import { resolveAppServerOptions } from './app-server-options.resolve';
+import { ModuleRef } from '@nestjs/core';
+import { APP_SERVER_HOST, type AppServerHost } from '../core/host/app-server-host';
+import { ApprovalsModule } from './modules/approvals.module';
+import { ModelsModule } from './modules/models.module';
+import { PersistenceModule } from '../persistence/sqlite/persistence.module';
+import { ProtocolModule } from './modules/protocol.module';
+import { ThreadsModule } from './modules/threads.module';
+import { TurnsModule } from './modules/turns.module';
+import { SchemaModule } from './modules/schema.module';
+
+/**
+ * The domain modules, each a set of `@MessagePattern` controllers. Persistence, threads, turns,
+ * approvals and schema/export are added here by their owners.
+ */
+const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
+  ModelsModule,
+  SchemaModule,
+  PersistenceModule,
+  ThreadsModule,
+  TurnsModule,
+  ApprovalsModule,
+];
+
+export interface AppServerModuleAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: FactoryProvider['inject'];
+  useFactory: (...args: never[]) => AppServerModuleOptions | Promise<AppServerModuleOptions>;
+}
+
+/** Raw options of forRootAsync, before defaults. */
+const APP_SERVER_MODULE_OPTIONS = Symbol('APP_SERVER_MODULE_OPTIONS');
+
+/** Binds the configured host; a host class is built by Nest with its dependencies injected. */
+const hostProvider: Provider = {
+  provide: APP_SERVER_HOST,
+  inject: [APP_SERVER_OPTIONS, ModuleRef],
+  useFactory: (
+    options: ResolvedAppServerOptions,
+    moduleRef: ModuleRef,
+  ): AppServerHost | Promise<AppServerHost> =>
+    typeof options.host === 'function' ? moduleRef.create(options.host) : options.host,
+};
+
+@Module({})
+export class AppServerModule {
+  static forRoot(options: AppServerModuleOptions): DynamicModule {
+    return AppServerModule.build(
+      [],
+      [{ provide: APP_SERVER_OPTIONS, useFactory: () => resolveAppServerOptions(options) }],
+    );
+  }
+
+  static forRootAsync(options: AppServerModuleAsyncOptions): DynamicModule {
+    return AppServerModule.build(options.imports ?? [], [
+      {
+        provide: APP_SERVER_MODULE_OPTIONS,
+        inject: options.inject ?? [],
+        useFactory: options.useFactory as (...args: unknown[]) => Promise<AppServerModuleOptions>,
+      },
+      {
+        provide: APP_SERVER_OPTIONS,
+        inject: [APP_SERVER_MODULE_OPTIONS],
+        useFactory: (raw: AppServerModuleOptions) => resolveAppServerOptions(raw),
+      },
+    ]);
+  }
+
+  private static build(
+    imports: NonNullable<ModuleMetadata['imports']>,
+    optionProviders: Provider[],
+  ): DynamicModule {
+    return {
+      module: AppServerModule,
+      global: true,
+      imports: [...imports, ProtocolModule, ...DOMAIN_MODULES],
+      providers: [...optionProviders, hostProvider],
+      exports: [APP_SERVER_OPTIONS, APP_SERVER_HOST],
+    };
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * thread/fork (history.md §2) as one store transaction: the new thread, copies of the source's
+ * finished turns up to and including the fork turn, their items with fresh ids (same order and
+ * content), and the conversation history as it stood after that turn.
+ */
+import type { EntityManager } from 'typeorm';
+import type { AppItem } from '../../protocols/app-server-v1/wire-types';
+import { parseJsonObject } from './stored-json';
+import type { ForkOrigin, StoredThread } from './stored-records';
+
+export interface ForkRequest {
+  sourceThreadId: string;
+  /** Default: the source's last finished turn. */
+  turnId?: string;
+  newThreadId: string;
+  /** Default: the source's metadata. */
+  metadata?: Record<string, unknown>;
+  now: number;
+  newTurnId: () => string;
+  newItemId: () => string;
+}
+
+export type ForkOutcome =
+  | { kind: 'forked'; thread: StoredThread; origin: ForkOrigin }
+  | { kind: 'threadNotFound' }
+  | { kind: 'turnNotFound' }
+  | { kind: 'noFinishedTurn' };
+
+interface TurnRow {
+  turnId: string;
+  status: string;
+}
+
+interface ItemRow {
+  itemId: string;
+  turnId: string;
+  position: number;
+  createdSeq: number;
+  changeSeq: number;
+  itemJson: string;
+}
+
+export async function forkThread(
+  manager: EntityManager,
+  request: ForkRequest,
+  findThread: (manager: EntityManager, threadId: string) => Promise<StoredThread | null>,
+): Promise<ForkOutcome> {
+  const source = await findThread(manager, request.sourceThreadId);
+  if (source === null) return { kind: 'threadNotFound' };
+  const turns: TurnRow[] = await manager.query(
+    `SELECT "turn_id" AS "turnId", "status" FROM "turns" WHERE "thread_id" = ? ORDER BY "started_at", "rowid"`,
+    [source.threadId],
+  );
+  const finished = turns.filter((turn) => turn.status !== 'running');
+  const cut =
+    request.turnId === undefined
+      ? finished.length - 1
+      : finished.findIndex((turn) => turn.turnId === request.turnId);
+  if (cut < 0) return request.turnId === undefined ? { kind: 'noFinishedTurn' } : { kind: 'turnNotFound' };
+  const copied = finished.slice(0, cut + 1);
+  const forkTurnId = copied[copied.length - 1].turnId;
+  const turnIds = new Map(copied.map((turn) => [turn.turnId, request.newTurnId()]));
+
+  await manager.query(
+    `INSERT INTO "threads" ("thread_id", "agent_key", "cwd", "metadata_json", "created_at", "updated_at",
+       "archived_at", "active_turn_id", "forked_from_thread_id", "forked_from_turn_id")
+     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+    [
+      request.newThreadId,
+      source.agentKey,
+      source.cwd,
+      JSON.stringify(request.metadata ?? source.metadata),
+      request.now,
+      request.now,
+      source.threadId,
+      forkTurnId,
+    ],
+  );
+  for (const [oldTurnId, newTurnId] of turnIds) {
+    await manager.query(
+      `INSERT INTO "turns" ("turn_id", "thread_id", "run_id", "status", "started_at", "completed_at",
+         "input_json", "result_json", "owner_pid", "owner_host")
+       SELECT ?, ?, "run_id", "status", "started_at", "completed_at", "input_json", "result_json",
+         "owner_pid", "owner_host" FROM "turns" WHERE "turn_id" = ?`,
+      [newTurnId, request.newThreadId, oldTurnId],
+    );
+  }
+  await copyItems(manager, request, turnIds);
+  await copyConversation(manager, request, source.threadId, turnIds);
+  const thread = await findThread(manager, request.newThreadId);
+  if (thread === null) throw new Error('forked thread vanished inside its transaction');
+  return { kind: 'forked', thread, origin: { threadId: source.threadId, turnId: forkTurnId } };
+}
+
+async function copyItems(
+  manager: EntityManager,
+  request: ForkRequest,
+  turnIds: ReadonlyMap<string, string>,
+): Promise<void> {
+  const items: ItemRow[] = await manager.query(
+    `SELECT "item_id" AS "itemId", "turn_id" AS "turnId", "position", "created_seq" AS "createdSeq",
+       "change_seq" AS "changeSeq", "item_json" AS "itemJson"
+     FROM "items" WHERE "thread_id" = ? ORDER BY "position"`,
+    [request.sourceThreadId],
+  );
+  let position = 1;
+  for (const row of items) {
+    const turnId = turnIds.get(row.turnId);
+    if (turnId === undefined) continue;
+    const item = parseJsonObject(row.itemJson, 'items.item_json') as unknown as AppItem;
+    const copy: AppItem = { ...item, itemId: request.newItemId(), threadId: request.newThreadId, turnId };
+    await manager.query(
+      `INSERT INTO "items" ("item_id", "thread_id", "turn_id", "position", "created_seq", "change_seq", "item_json")
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        copy.itemId,
+        request.newThreadId,
+        turnId,
+        position,
+        row.createdSeq,
+        row.changeSeq,
+        JSON.stringify(copy),
+      ],
+    );
+    position += 1;
+  }
+}
+
+/**
+ * The history after the fork turn: the messages appended by the copied turns. A message of a later
+ * turn is never copied, so a compaction that happened later is not part of the fork.
+ */
+async function copyConversation(
+  manager: EntityManager,
+  request: ForkRequest,
+  sourceThreadId: string,
+  turnIds: ReadonlyMap<string, string>,
+): Promise<void> {
+  const rows: Array<{ seq: number; turnId: string; messageJson: string }> = await manager.query(
+    `SELECT "seq", "turn_id" AS "turnId", "message_json" AS "messageJson"
+     FROM "conversation_messages" WHERE "thread_id" = ? ORDER BY "seq"`,
+    [sourceThreadId],
+  );
+  let seq = 1;
+  for (const row of rows) {
+    const turnId = turnIds.get(row.turnId);
+    if (turnId === undefined) continue;
+    await manager.query(
+      `INSERT INTO "conversation_messages" ("thread_id", "seq", "turn_id", "message_json") VALUES (?, ?, ?, ?)`,
+      [request.newThreadId, seq, turnId, row.messageJson],
+    );
+    seq += 1;
+  }
+}

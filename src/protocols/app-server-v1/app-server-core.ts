@@ -1,0 +1,187 @@
+/**
+ * The server core shared by every transport (protocol.md §10.4, §13): one line handler for stdio and
+ * in-process clients, the request dispatcher, the connections, and the shutdown sequence of §1.9.
+ * Transports only move bytes: stdio feeds `receiveBytes`; an in-process client `connect`s with its
+ * own sink and feeds `receiveLine` / `receiveBytes`.
+ */
+import type { LoggerService } from '@nestjs/common';
+import { Connection } from '../../rpc/connection';
+import { JsonlFramer, type FramerEvent } from '../../transports/stdio/jsonl-framer';
+import type { MessageSink } from '../../rpc/message-sink';
+import type { RegisteredHandlerLookup, ShutdownReason, TransportHost } from '../../rpc/transport-host';
+import { ConnectionRegistry } from '../../rpc/connection-registry';
+import { Dispatcher } from './dispatcher';
+import { RpcErrors, causeMessage } from './errors';
+import { interpretLine } from '../../rpc/inbound-line';
+import type { HandlerLookup } from './rpc-context';
+
+export interface AppServerCoreOptions {
+  maxMessageBytes: number;
+  maxQueuedRequests: number;
+  /** True when the server has a runner (`threadLifecycle`). */
+  runtimeConfigured: boolean;
+}
+
+export type { ShutdownReason } from '../../rpc/transport-host';
+
+export interface ShutdownContext {
+  reason: ShutdownReason;
+  /** Epoch ms at which the core stops waiting for shutdown hooks. */
+  deadline: number;
+}
+
+/** Cancels what runs in the background (turns) and settles it within the deadline. */
+export type ShutdownHook = (context: ShutdownContext) => Promise<void>;
+
+/** §1.9: the whole shutdown sequence is bounded to 5 s. */
+export const SHUTDOWN_BUDGET_MS = 5_000;
+
+export class AppServerCore implements TransportHost {
+  private readonly dispatcher: Dispatcher;
+  private readonly framers = new Map<Connection, JsonlFramer>();
+  private readonly shutdownHooks: ShutdownHook[] = [];
+  private shutdownPromise: Promise<void> | null = null;
+  private nextConnectionNumber = 1;
+
+  constructor(
+    private readonly options: AppServerCoreOptions,
+    readonly connections: ConnectionRegistry,
+    private readonly logger: LoggerService,
+  ) {
+    this.dispatcher = new Dispatcher(options, logger);
+  }
+
+  get runtimeConfigured(): boolean {
+    return this.options.runtimeConfigured;
+  }
+
+  get maxMessageBytes(): number {
+    return this.options.maxMessageBytes;
+  }
+
+  /** True from the start of shutdown: no new server requests should be sent (§1.9). */
+  get isShuttingDown(): boolean {
+    return this.shutdownPromise !== null;
+  }
+
+  /** Installs where handlers come from; called by the transport server when it starts listening. */
+  setHandlerLookup(lookup: RegisteredHandlerLookup): void {
+    // Nest registers every @MessagePattern handler with the (params, RpcContext) signature.
+    this.dispatcher.setHandlerLookup(lookup as HandlerLookup);
+  }
+
+  /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */
+  connect(sink: MessageSink): Connection {
+    const connection = new Connection(`conn_${this.nextConnectionNumber++}`, sink);
+    this.framers.set(connection, new JsonlFramer(this.options.maxMessageBytes));
+    this.connections.add(connection);
+    connection.onClose((closed) => {
+      this.framers.delete(closed);
+      this.dispatcher.discardWaiting(closed);
+    });
+    return connection;
+  }
+
+  /** Feeds raw inbound bytes (any chunking) through the connection's framer. */
+  receiveBytes(connection: Connection, chunk: Buffer): void {
+    const framer = this.framers.get(connection);
+    if (framer === undefined || this.isShuttingDown) return;
+    this.handleFramerEvents(connection, framer.push(chunk));
+  }
+
+  /** End of the connection's input: a final unterminated line is processed. */
+  endOfInput(connection: Connection): void {
+    const framer = this.framers.get(connection);
+    if (framer === undefined) return;
+    this.handleFramerEvents(connection, framer.end());
+  }
+
+  /**
+   * Processes one complete line (no terminator) exactly like a framed stdin line — size limit,
+   * blank lines, UTF-8, JSON, classification, dispatch. For in-process clients that frame themselves.
+   */
+  receiveLine(connection: Connection, line: Buffer | string): void {
+    if (connection.isClosed || this.isShuttingDown) return;
+    this.handleLine(connection, typeof line === 'string' ? Buffer.from(line, 'utf8') : line);
+  }
+
+  /** Closes one connection: waiting requests are dropped, pending server requests settle, listeners run. */
+  disconnect(connection: Connection): void {
+    connection.close();
+  }
+
+  /** Registers work to do on shutdown (turn cancellation); hooks run concurrently, bounded by the deadline. */
+  onShutdown(hook: ShutdownHook): void {
+    this.shutdownHooks.push(hook);
+  }
+
+  /**
+   * The shutdown sequence of §1.9 for every connection, bounded to 5 s; idempotent (later calls get
+   * the first call's promise). Resolves when the connections are flushed (unless output is closed)
+   * and closed.
+   */
+  shutdown(reason: ShutdownReason): Promise<void> {
+    this.shutdownPromise ??= this.runShutdown(reason);
+    return this.shutdownPromise;
+  }
+
+  private async runShutdown(reason: ShutdownReason): Promise<void> {
+    const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
+    const connections = this.connections.all();
+    if (reason !== 'eof') for (const connection of connections) this.dispatcher.discardWaiting(connection);
+    await untilDeadline(Promise.all(connections.map((c) => this.dispatcher.whenIdle(c))), deadline);
+    await untilDeadline(
+      Promise.allSettled(this.shutdownHooks.map((hook) => this.runHook(hook, reason, deadline))),
+      deadline,
+    );
+    await untilDeadline(Promise.all(connections.map((c) => c.whenFlushed())), deadline);
+    for (const connection of this.connections.all()) connection.close();
+  }
+
+  private async runHook(hook: ShutdownHook, reason: ShutdownReason, deadline: number): Promise<void> {
+    try {
+      await hook({ reason, deadline });
+    } catch (error) {
+      this.logger.error(`shutdown step failed: ${causeMessage(error)}`);
+    }
+  }
+
+  private handleFramerEvents(connection: Connection, events: FramerEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'line') this.handleLine(connection, event.line);
+      else
+        this.dispatcher.answerProtocolError(
+          connection,
+          null,
+          RpcErrors.inputTooLarge(this.options.maxMessageBytes),
+        );
+    }
+  }
+
+  private handleLine(connection: Connection, line: Buffer): void {
+    const verdict = interpretLine(line, this.options.maxMessageBytes);
+    switch (verdict.kind) {
+      case 'ignore':
+        return;
+      case 'error':
+        this.dispatcher.answerProtocolError(connection, verdict.id, verdict.error);
+        return;
+      case 'envelope':
+        this.dispatcher.dispatch(connection, verdict.envelope);
+        return;
+    }
+  }
+}
+
+/** Waits for `work`, but not past `deadline` (epoch ms). */
+async function untilDeadline(work: Promise<unknown>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    await Promise.race([work.then(() => undefined), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * `initialize` (protocol.md §3.1) and the `initialized` notification (§3.2). The dispatcher has
+ * already answered `-32011` for a second `initialize` (checked before params) and validated params;
+ * a failed `initialize` never reaches this handler, so the connection stays uninitialized.
+ */
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../nest/app-server-options';
+import type { InitializeParamsDto } from '../dto';
+import { RpcErrors } from '../errors';
+import { initializeResult, type InitializeResponse } from '../initialize-result';
+import { RpcContext } from '../rpc-context';
+
+@Controller()
+export class InitializeController {
+  constructor(@Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions) {}
+
+  @MessagePattern('initialize')
+  initialize(@Payload() params: InitializeParamsDto, @Ctx() context: RpcContext): InitializeResponse {
+    const { state } = context.connection;
+    if (state.initialized) throw RpcErrors.alreadyInitialized();
+    const { clientInfo, capabilities } = params;
+    state.clientInfo = withoutUndefined({
+      name: clientInfo.name,
+      title: clientInfo.title,
+      version: clientInfo.version,
+    });
+    state.experimentalApi = capabilities?.experimentalApi ?? false;
+    state.optOutNotificationMethods = new Set(capabilities?.optOutNotificationMethods ?? []);
+    state.initialized = true;
+    state.readyForNotifications = true;
+    return initializeResult(this.options.runner !== null);
+  }
+
+  /** Idempotent; the dispatcher only delivers it on an initialized connection. */
+  @EventPattern('initialized')
+  initialized(@Payload() _params: unknown, @Ctx() context: RpcContext): void {
+    if (context.connection.state.initialized) context.connection.state.readyForNotifications = true;
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
+}

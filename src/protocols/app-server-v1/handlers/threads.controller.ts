@@ -1,0 +1,134 @@
+/**
+ * `thread/*` handlers (protocol.md §3.3–§3.8). Each handler's own notifications follow its response
+ * (§7.5): thread/start → `thread/started`; thread/archive → `thread/archived`,
+ * `thread/status/changed(archived)`; a closing thread/unsubscribe → `thread/closed`,
+ * `thread/status/changed(closed)`.
+ */
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import type {
+  ThreadArchiveParamsDto,
+  ThreadForkParamsDto,
+  ThreadListParamsDto,
+  ThreadMetadataUpdateParamsDto,
+  ThreadReadParamsDto,
+  ThreadResumeParamsDto,
+  ThreadStartParamsDto,
+  ThreadUnsubscribeParamsDto,
+} from '../dto';
+import { RpcContext } from '../rpc-context';
+import type { AppThread } from '../wire-types';
+import type {
+  ThreadArchiveResponse,
+  ThreadForkResponse,
+  ThreadListResponse,
+  ThreadReadResponse,
+  ThreadResumeResponse,
+  ThreadStartResponse,
+  ThreadUnsubscribeResponse,
+} from '../../../core/threads/thread-responses';
+import { ThreadNotifications } from '../../../core/threads/thread-notifications';
+import { ThreadsService } from '../../../core/threads/threads.service';
+
+@Controller()
+export class ThreadsController {
+  constructor(
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+  ) {}
+
+  @MessagePattern('thread/start')
+  async start(@Payload() params: ThreadStartParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadStartResponse> {
+    const result = await this.threads.start(params, ctx.connectionId);
+    ctx.afterResponse(() =>
+      this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),
+    );
+    return result;
+  }
+
+  @MessagePattern('thread/resume')
+  async resume(
+    @Payload() params: ThreadResumeParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadResumeResponse> {
+    const { response, afterResponse } = await this.threads.resume(params, ctx.connectionId);
+    if (afterResponse !== null) ctx.afterResponse(afterResponse);
+    return response;
+  }
+
+  @MessagePattern('thread/read')
+  read(@Payload() params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+    return this.threads.read(params);
+  }
+
+  @MessagePattern('thread/list')
+  list(@Payload() params: ThreadListParamsDto): Promise<ThreadListResponse> {
+    return this.threads.list(params);
+  }
+
+  @MessagePattern('thread/archive')
+  async archive(
+    @Payload() params: ThreadArchiveParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadArchiveResponse> {
+    const { threadId } = params;
+    await this.threads.archive(threadId);
+    ctx.afterResponse(async () => {
+      const requester = ctx.connectionId;
+      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/archived', {
+        threadId,
+        archived: true,
+      });
+      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/status/changed', {
+        threadId,
+        status: 'archived',
+      });
+    });
+    return { threadId, archived: true };
+  }
+
+  /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
+  @MessagePattern('thread/fork')
+  async fork(@Payload() params: ThreadForkParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadForkResponse> {
+    const result = await this.threads.fork(params, ctx.connectionId);
+    const { threadId, agentKey, cwd, status } = result;
+    ctx.afterResponse(() =>
+      this.notifications.toRequester(ctx.connectionId, 'thread/started', { threadId, agentKey, cwd, status }),
+    );
+    return result;
+  }
+
+  /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
+  @MessagePattern('thread/metadata/update')
+  async updateMetadata(
+    @Payload() params: ThreadMetadataUpdateParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<AppThread> {
+    const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
+    ctx.afterResponse(() =>
+      this.notifications.toRequesterAndSubscribers(thread.threadId, ctx.connectionId, 'thread/updated', {
+        thread,
+      }),
+    );
+    return thread;
+  }
+
+  @MessagePattern('thread/unsubscribe')
+  async unsubscribe(
+    @Payload() params: ThreadUnsubscribeParamsDto,
+    @Ctx() ctx: RpcContext,
+  ): Promise<ThreadUnsubscribeResponse> {
+    const result = await this.threads.unsubscribe(params.threadId, ctx.connectionId);
+    if (result.closed) {
+      const { threadId } = result;
+      ctx.afterResponse(async () => {
+        await this.notifications.toRequester(ctx.connectionId, 'thread/closed', { threadId });
+        await this.notifications.toRequester(ctx.connectionId, 'thread/status/changed', {
+          threadId,
+          status: 'closed',
+        });
+      });
+    }
+    return result;
+  }
+}

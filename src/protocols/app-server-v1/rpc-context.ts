@@ -1,0 +1,47 @@
+/**
+ * What a `@MessagePattern` handler receives as its second argument (see docs/architecture.md,
+ * "Request handlers").
+ */
+import { BaseRpcContext } from '@nestjs/microservices';
+import type { Connection } from '../../rpc/connection';
+import type { RequestId } from './wire-types';
+
+export type AfterResponseCallback = () => void | Promise<void>;
+
+/** A registered handler as the transport looks it up (Nest wraps the controller method). */
+export type RpcHandler = (params: object, context: RpcContext) => unknown;
+
+/** Finds the handler Nest registered for a method; null when none is registered (yet). */
+export type HandlerLookup = (method: string) => RpcHandler | null;
+
+export class RpcContext extends BaseRpcContext<[string]> {
+  private readonly afterResponseCallbacks: AfterResponseCallback[] = [];
+
+  constructor(
+    /** The requester's connection. */
+    readonly connection: Connection,
+    readonly method: string,
+    /** The request id; null for a client notification. */
+    readonly requestId: RequestId | null,
+  ) {
+    super([method]);
+  }
+
+  get connectionId(): string {
+    return this.connection.id;
+  }
+
+  /**
+   * Runs `callback` right after the successful response is enqueued and before the next request of
+   * this connection starts (e.g. `thread/start` sends `thread/started` here). Callbacks run in
+   * registration order and are awaited; they do not run when the handler fails.
+   */
+  afterResponse(callback: AfterResponseCallback): void {
+    this.afterResponseCallbacks.push(callback);
+  }
+
+  /** The callbacks registered so far, for the dispatcher. */
+  drainAfterResponse(): AfterResponseCallback[] {
+    return this.afterResponseCallbacks.splice(0);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Steps 1–4 of the inbound line algorithm (protocol.md §1.2) for one framed line. Pure.
+ */
+import { classifyEnvelope, type InboundEnvelope } from './envelope';
+import { RpcErrors, type RpcError } from '../protocols/app-server-v1/errors';
+import type { RequestId } from '../protocols/app-server-v1/wire-types';
+
+export type LineVerdict =
+  | { kind: 'ignore' }
+  /** A protocol error to send, in any connection state. */
+  | { kind: 'error'; id: RequestId | null; error: RpcError }
+  | { kind: 'envelope'; envelope: Exclude<InboundEnvelope, { kind: 'invalid' }> };
+
+/** Keeps a BOM inside a line as U+FEFF (not JSON whitespace → parse error); only the stream's first BOM is dropped, by the framer. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** JSON's insignificant whitespace. */
+const BLANK_LINE = /^[ \t\r\n]*$/;
+
+export function interpretLine(line: Uint8Array, maxMessageBytes: number): LineVerdict {
+  if (line.length > maxMessageBytes)
+    return { kind: 'error', id: null, error: RpcErrors.inputTooLarge(maxMessageBytes) };
+  let text: string;
+  try {
+    text = utf8.decode(line);
+  } catch {
+    return { kind: 'error', id: null, error: RpcErrors.parseError() };
+  }
+  if (BLANK_LINE.test(text)) return { kind: 'ignore' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'error', id: null, error: RpcErrors.parseError() };
+  }
+  const envelope = classifyEnvelope(value);
+  if (envelope.kind === 'invalid')
+    return { kind: 'error', id: envelope.echoId, error: RpcErrors.invalidRequest() };
+  return { kind: 'envelope', envelope };
+}

@@ -1,0 +1,19 @@
+/** The outbound envelopes of protocol.md §1.4. Every message carries `"jsonrpc":"2.0"`. */
+import type { RpcError } from '../protocols/app-server-v1/errors';
+import type { RequestId } from '../protocols/app-server-v1/wire-types';
+
+export function responseMessage(id: RequestId, result: unknown): object {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function errorMessage(id: RequestId | null, error: RpcError): object {
+  return { jsonrpc: '2.0', id, error: error.toErrorObject() };
+}
+
+export function notificationMessage(method: string, params: object): object {
+  return { jsonrpc: '2.0', method, params };
+}
+
+export function serverRequestMessage(id: string, method: string, params: object): object {
+  return { jsonrpc: '2.0', id, method, params };
+}
