@@ -4,6 +4,7 @@
  * requests (§1.7).
  */
 import type { MessageSink } from './message-sink';
+import type { OutboundSource } from './outbound-source';
 
 /** The §2 state a connection keeps; set by `initialize` / `initialized`. */
 export interface ConnectionState {
@@ -28,10 +29,13 @@ export type CloseListener = (connection: Connection) => void;
 /** §1.8: capacity of the outbound queue, in messages. */
 export const OUTBOUND_QUEUE_CAPACITY = 1024;
 
-interface SpaceWaiter {
-  line: string;
-  admitted: () => void;
-}
+/**
+ * One run of the ordered outbound stream: a serialized line, or `count` messages still to be taken
+ * from a source (consecutive messages of one source share one run).
+ */
+type OutboundRun =
+  | { kind: 'line'; line: string; admitted: (() => void) | null }
+  | { kind: 'source'; source: OutboundSource; count: number };
 
 export class Connection {
   readonly state: ConnectionState = {
@@ -42,9 +46,11 @@ export class Connection {
     optOutNotificationMethods: new Set<string>(),
   };
 
-  private readonly queue: string[] = [];
-  /** Producers waiting for queue space, in the order they called `send`. */
-  private readonly spaceWaiters: SpaceWaiter[] = [];
+  /** Admitted runs, holding at most `capacity` messages in total. */
+  private readonly queue: OutboundRun[] = [];
+  private queuedMessages = 0;
+  /** Runs waiting for queue space, in the order they were produced. */
+  private readonly waiting: OutboundRun[] = [];
   private readonly idleWaiters: Array<() => void> = [];
   private waitingForDrain = false;
   private writing = false;
@@ -66,24 +72,50 @@ export class Connection {
 
   /**
    * Serializes `message` as one compact JSON line and enqueues it. Resolves once the line is in the
-   * queue; when the queue is full it waits for space (never drops, never lets later sends overtake).
-   * Throws synchronously when `message` cannot be serialized. After close, or once the output is
-   * broken, messages are discarded.
+   * queue; when the queue is full it waits for space (never drops, never lets later messages
+   * overtake). Throws synchronously when `message` cannot be serialized. After close, or once the
+   * output is broken, messages are discarded.
    */
   send(message: unknown): Promise<void> {
     const line = `${JSON.stringify(message)}\n`;
     if (this.closed || this.outputBroken) return Promise.resolve();
-    if (this.spaceWaiters.length === 0 && this.queue.length < this.capacity) {
-      this.queue.push(line);
+    if (this.waiting.length === 0 && this.queuedMessages < this.capacity) {
+      this.admit({ kind: 'line', line, admitted: null });
       this.pump();
       return Promise.resolve();
     }
-    return new Promise<void>((admitted) => this.spaceWaiters.push({ line, admitted }));
+    return new Promise<void>((admitted) => this.waiting.push({ kind: 'line', line, admitted }));
   }
 
-  /** Number of lines queued and not yet handed to the sink. */
+  /**
+   * `count` more messages of `source` are due, after everything produced before them. Never waits:
+   * the source holds the messages and the connection takes them when it writes, so the producer
+   * (a running turn) is never slowed down by this connection (architecture: one slow reader never
+   * stalls the turn or the other readers).
+   */
+  enqueueFrom(source: OutboundSource, count = 1): void {
+    if (count <= 0 || this.closed || this.outputBroken) return;
+    const lastWaiting = this.waiting.at(-1);
+    if (lastWaiting?.kind === 'source' && lastWaiting.source === source) {
+      lastWaiting.count += count;
+    } else if (lastWaiting !== undefined) {
+      this.waiting.push({ kind: 'source', source, count });
+    } else {
+      const room = Math.min(count, this.capacity - this.queuedMessages);
+      if (room > 0) this.admit({ kind: 'source', source, count: room });
+      if (count > room) this.waiting.push({ kind: 'source', source, count: count - room });
+    }
+    this.pump();
+  }
+
+  /** Number of messages queued (admitted) and not yet handed to the sink. */
   get queuedLines(): number {
-    return this.queue.length;
+    return this.queuedMessages;
+  }
+
+  /** Number of runs the connection holds (queued and waiting); a stalled source counts once per run. */
+  get heldRuns(): number {
+    return this.queue.length + this.waiting.length;
   }
 
   /** Resolves when every enqueued (and waiting) line has been handed to the sink, or the output broke. */
@@ -96,6 +128,7 @@ export class Connection {
   markOutputBroken(): void {
     this.outputBroken = true;
     this.queue.length = 0;
+    this.queuedMessages = 0;
     this.releaseAllWaiters();
   }
 
@@ -143,15 +176,15 @@ export class Connection {
     return true;
   }
 
-  /** Writes queued lines one at a time, never while the sink waits for drain. */
+  /** Writes queued messages one at a time, never while the sink waits for drain. */
   private pump(): void {
     if (this.writing) return;
     this.writing = true;
     try {
       while (!this.waitingForDrain && !this.outputBroken && this.queue.length > 0) {
-        const line = this.queue.shift() as string;
-        this.admitWaiter();
-        if (!this.writeToSink(line)) {
+        const line = this.nextLine();
+        this.admitWaiting();
+        if (line !== null && !this.writeToSink(line)) {
           this.waitingForDrain = true;
           this.sink.onDrain(() => {
             this.waitingForDrain = false;
@@ -165,6 +198,76 @@ export class Connection {
     if (this.isIdle()) this.releaseIdleWaiters();
   }
 
+  /** Takes the head message out of the queue; null when its source had nothing left. */
+  private nextLine(): string | null {
+    const head = this.queue[0];
+    if (head.kind === 'line') {
+      this.queue.shift();
+      this.queuedMessages -= 1;
+      return head.line;
+    }
+    const message = head.source.take();
+    if (message === undefined) {
+      // The source closed: what was still counted for it is gone with it.
+      this.queue.shift();
+      this.queuedMessages -= head.count;
+      this.dropWaitingRunsOf(head.source);
+      return null;
+    }
+    head.count -= 1;
+    this.queuedMessages -= 1;
+    if (head.count === 0) this.queue.shift();
+    return this.serialize(message);
+  }
+
+  /** A source message that cannot be serialized is a bug upstream: it is skipped, the rest still flows. */
+  private serialize(message: object): string | null {
+    try {
+      return `${JSON.stringify(message)}\n`;
+    } catch {
+      return null;
+    }
+  }
+
+  private admit(run: OutboundRun): void {
+    const count = run.kind === 'line' ? 1 : run.count;
+    const tail = this.queue.at(-1);
+    if (run.kind === 'source' && tail?.kind === 'source' && tail.source === run.source) tail.count += count;
+    else this.queue.push(run);
+    this.queuedMessages += count;
+  }
+
+  /** Moves waiting runs (whole or in part) into the space that freed up, oldest first. */
+  private admitWaiting(): void {
+    while (this.waiting.length > 0 && this.queuedMessages < this.capacity) {
+      const head = this.waiting[0];
+      if (head.kind === 'line') {
+        this.waiting.shift();
+        this.admit({ ...head, admitted: null });
+        head.admitted?.();
+        continue;
+      }
+      const room = Math.min(head.count, this.capacity - this.queuedMessages);
+      this.admit({ kind: 'source', source: head.source, count: room });
+      head.count -= room;
+      if (head.count === 0) this.waiting.shift();
+    }
+  }
+
+  private dropWaitingRunsOf(source: OutboundSource): void {
+    for (let index = this.queue.length - 1; index >= 0; index -= 1) {
+      const run = this.queue[index];
+      if (run.kind === 'source' && run.source === source) {
+        this.queuedMessages -= run.count;
+        this.queue.splice(index, 1);
+      }
+    }
+    for (let index = this.waiting.length - 1; index >= 0; index -= 1) {
+      const run = this.waiting[index];
+      if (run.kind === 'source' && run.source === source) this.waiting.splice(index, 1);
+    }
+  }
+
   /** A sink that throws is treated like a broken pipe: the connection stops writing. */
   private writeToSink(line: string): boolean {
     try {
@@ -175,24 +278,15 @@ export class Connection {
     }
   }
 
-  /** Moves the oldest waiting producer into the queue slot that just freed up. */
-  private admitWaiter(): void {
-    const waiter = this.spaceWaiters.shift();
-    if (waiter === undefined) return;
-    this.queue.push(waiter.line);
-    waiter.admitted();
-  }
-
   private isIdle(): boolean {
     return (
-      this.outputBroken ||
-      (this.queue.length === 0 && this.spaceWaiters.length === 0 && !this.waitingForDrain)
+      this.outputBroken || (this.queue.length === 0 && this.waiting.length === 0 && !this.waitingForDrain)
     );
   }
 
   private releaseAllWaiters(): void {
-    const waiters = this.spaceWaiters.splice(0);
-    for (const waiter of waiters) waiter.admitted();
+    const waiters = this.waiting.splice(0);
+    for (const waiter of waiters) if (waiter.kind === 'line') waiter.admitted?.();
     this.releaseIdleWaiters();
   }
 

@@ -1,51 +1,67 @@
 /**
- * Sends a thread's notifications to its recipients (protocol.md §7.1) through the Notifier, and
- * implements the `thread/resume` hold (§3.4 step 3): while a connection is held for a thread, its
- * copies of that thread's notifications are buffered; `release` enqueues them, in production
- * order, right after the resume response and before any later notification.
+ * Sends a thread's notifications to its recipients (protocol.md §7.1). Every notification of a
+ * thread is appended once to the thread's event log; each subscribed connection reads the log
+ * through its own cursor (a `SubscriberStream`) as fast as it writes, so a connection that stops
+ * reading never slows the turn or the other subscribers, and holds no copies of what it missed.
+ * Recipients are the subscribers at the moment a notification is produced.
+ *
+ * The `thread/resume` hold (§3.4 step 3): while a connection is held for a thread, its share of
+ * that thread's notifications is counted but not yet due; `release` makes it due right after the
+ * resume response and before any later message.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
 import { Notifier } from '../../protocols/app-server-v1/notifier';
 import type { ServerNotificationMethod } from '../../protocols/app-server-v1/registry';
+import { ThreadEventLog } from '../events/thread-event-log';
+import { SubscriberStream, type ThreadNotification } from './subscriber-stream';
 import { ThreadSubscriptions } from './thread-subscriptions';
 
-/** A buffered copy, or a send that must follow the buffered copies (the owner's server request). */
-type HeldDelivery =
-  | { kind: 'notification'; method: ServerNotificationMethod; params: object }
-  | { kind: 'action'; run: () => void };
+interface ThreadChannel {
+  readonly log: ThreadEventLog<ThreadNotification>;
+  /** connectionId → its stream; also streams still draining after an unsubscribe. */
+  readonly streams: Map<string, SubscriberStream>;
+}
 
 @Injectable()
 export class ThreadNotifications {
-  /** threadId → connectionId → notifications waiting for the resume response. */
-  private readonly holds = new Map<string, Map<string, HeldDelivery[]>>();
+  private readonly channels = new Map<string, ThreadChannel>();
 
   constructor(
     @Inject(Notifier) private readonly notifier: Notifier,
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
-    @Inject(ConnectionRegistry) connections: ConnectionRegistry,
+    @Inject(ConnectionRegistry) private readonly connections: ConnectionRegistry,
   ) {
     connections.onConnectionClosed((connection) => {
-      for (const [threadId, held] of this.holds) {
-        held.delete(connection.id);
-        if (held.size === 0) this.holds.delete(threadId);
+      for (const [threadId, channel] of this.channels) {
+        channel.streams.get(connection.id)?.close();
+        channel.streams.delete(connection.id);
+        this.forgetIfUnused(threadId, channel);
       }
     });
   }
 
-  /** Every current subscriber of the thread ("broadcast"). Resolves when every copy is enqueued. */
+  /**
+   * Every current subscriber of the thread ("broadcast"). Never waits for a reader: the returned
+   * promise is settled once the notification is in the thread's log.
+   */
   broadcast(threadId: string, method: ServerNotificationMethod, params: object): Promise<void> {
-    return this.send(threadId, this.subscriptions.subscribers(threadId), method, params);
+    this.publish(threadId, this.subscriptions.subscribers(threadId), { method, params });
+    return Promise.resolve();
   }
 
-  /** The requester and every subscriber, each at most once (thread/archive). */
+  /** The requester and every subscriber, each at most once (thread/archive, thread/updated). */
   toRequesterAndSubscribers(
     threadId: string,
     requesterId: string,
     method: ServerNotificationMethod,
     params: object,
   ): Promise<void> {
-    return this.send(threadId, [requesterId, ...this.subscriptions.subscribers(threadId)], method, params);
+    const subscribers = this.subscriptions.subscribers(threadId);
+    this.publish(threadId, subscribers, { method, params });
+    return subscribers.includes(requesterId)
+      ? Promise.resolve()
+      : this.notifier.notify([requesterId], method, params);
   }
 
   /** Only the requester (thread/started, thread/closed). */
@@ -53,66 +69,81 @@ export class ThreadNotifications {
     return this.notifier.notify([requesterId], method, params);
   }
 
-  /** Starts buffering `connectionId`'s copies of the thread's notifications (idempotent). */
+  /** Starts holding `connectionId`'s share of the thread's notifications (idempotent). */
   hold(threadId: string, connectionId: string): void {
-    let held = this.holds.get(threadId);
-    if (held === undefined) {
-      held = new Map();
-      this.holds.set(threadId, held);
-    }
-    if (!held.has(connectionId)) held.set(connectionId, []);
+    this.streamOf(threadId, connectionId)?.hold();
   }
 
   /**
    * Runs `send` (something for `connectionId` about this thread that is not a notification, e.g.
-   * the owner's `approval/request`) now, or — while the connection is held — right after the copies
-   * buffered before it, so it keeps its place in the thread's order (§7.5).
+   * the owner's `approval/request`) now, or — while the connection is held — right after the
+   * notifications held before it, so it keeps its place in the thread's order (§7.5).
    */
   inThreadOrder(threadId: string, connectionId: string, send: () => void): void {
-    const buffer = this.holds.get(threadId)?.get(connectionId);
-    if (buffer === undefined) send();
-    else buffer.push({ kind: 'action', run: send });
+    const stream = this.channels.get(threadId)?.streams.get(connectionId);
+    if (stream === undefined) send();
+    else stream.inOrder(send);
   }
 
-  /**
-   * Ends the hold: the buffered copies are enqueued in order, synchronously, before anything sent
-   * later (the outbound queue keeps call order). Resolves when they are enqueued.
-   */
+  /** Ends the hold: what was held becomes due, before anything produced later. */
   release(threadId: string, connectionId: string): Promise<void> {
-    const sends: Promise<void>[] = [];
-    for (const delivery of this.takeHold(threadId, connectionId)) {
-      if (delivery.kind === 'action') delivery.run();
-      else sends.push(this.notifier.notify([connectionId], delivery.method, delivery.params));
-    }
-    return Promise.all(sends).then(() => undefined);
+    this.channels.get(threadId)?.streams.get(connectionId)?.release();
+    return Promise.resolve();
   }
 
-  /** Ends the hold and forgets what it buffered. */
+  /** Ends the hold and forgets what it held (the resume failed and did not subscribe). */
   discardHold(threadId: string, connectionId: string): void {
-    this.takeHold(threadId, connectionId);
+    const channel = this.channels.get(threadId);
+    const stream = channel?.streams.get(connectionId);
+    if (channel === undefined || stream === undefined) return;
+    stream.close();
+    channel.streams.delete(connectionId);
+    this.forgetIfUnused(threadId, channel);
   }
 
-  private takeHold(threadId: string, connectionId: string): HeldDelivery[] {
-    const held = this.holds.get(threadId);
-    const buffered = held?.get(connectionId) ?? [];
-    held?.delete(connectionId);
-    if (held?.size === 0) this.holds.delete(threadId);
-    return buffered;
+  /** Events the thread's log keeps for subscribers that have not read them yet (diagnostics, tests). */
+  retainedEvents(threadId: string): number {
+    return this.channels.get(threadId)?.log.retained ?? 0;
   }
 
-  private send(
-    threadId: string,
-    recipients: readonly string[],
-    method: ServerNotificationMethod,
-    params: object,
-  ): Promise<void> {
-    const held = this.holds.get(threadId);
-    const direct: string[] = [];
-    for (const connectionId of new Set(recipients)) {
-      const buffer = held?.get(connectionId);
-      if (buffer === undefined) direct.push(connectionId);
-      else buffer.push({ kind: 'notification', method, params });
+  private publish(threadId: string, recipients: readonly string[], notification: ThreadNotification): void {
+    if (recipients.length === 0 && !this.channels.has(threadId)) return;
+    for (const connectionId of recipients) this.streamOf(threadId, connectionId);
+    const channel = this.channels.get(threadId);
+    if (channel === undefined) return;
+    const wanted = new Set(recipients);
+    for (const [connectionId, stream] of channel.streams) {
+      if (!wanted.has(connectionId) && !stream.isHeld) {
+        // Unsubscribed: it still drains what was due (the connection's queue holds on to it).
+        stream.detach(channel.log.end);
+        channel.streams.delete(connectionId);
+      }
     }
-    return direct.length === 0 ? Promise.resolve() : this.notifier.notify(direct, method, params);
+    channel.log.append(notification);
+    for (const connectionId of wanted) channel.streams.get(connectionId)?.offer(notification);
+    this.forgetIfUnused(threadId, channel);
+  }
+
+  /** The connection's open stream for the thread, opened at the log's end when there is none. */
+  private streamOf(threadId: string, connectionId: string): SubscriberStream | undefined {
+    const connection = this.connections.get(connectionId);
+    if (connection === undefined || connection.isClosed) return undefined;
+    let channel = this.channels.get(threadId);
+    if (channel === undefined) {
+      channel = { log: new ThreadEventLog(), streams: new Map() };
+      this.channels.set(threadId, channel);
+    }
+    let stream = channel.streams.get(connectionId);
+    if (stream === undefined || stream.isClosed) {
+      stream = new SubscriberStream(channel.log.openCursor(), connection);
+      channel.streams.set(connectionId, stream);
+    }
+    return stream;
+  }
+
+  private forgetIfUnused(threadId: string, channel: ThreadChannel): void {
+    for (const [connectionId, stream] of channel.streams)
+      if (stream.isClosed) channel.streams.delete(connectionId);
+    if (channel.streams.size === 0) this.channels.delete(threadId);
   }
 }

@@ -1,73 +1,86 @@
-/** The resume hold of ThreadNotifications (protocol.md §3.4 step 3) against a recording notifier. */
+/**
+ * Delivery by ThreadNotifications (protocol.md §7.1, the §3.4 step 3 resume hold) to real
+ * connections: each records the lines it was handed.
+ */
 import { ConnectionRegistry } from '../../../../src/rpc/connection-registry';
-import type { Notifier } from '../../../../src/protocols/app-server-v1/notifier';
-import type { ServerNotificationMethod } from '../../../../src/protocols/app-server-v1/registry';
+import { Notifier } from '../../../../src/protocols/app-server-v1/notifier';
 import { ThreadNotifications } from '../../../../src/core/threads/thread-notifications';
 import { ThreadSubscriptions } from '../../../../src/core/threads/thread-subscriptions';
 import { Connection } from '../../../../src/rpc/connection';
 
-interface Sent {
-  to: string[];
-  method: ServerNotificationMethod;
+interface Received {
+  method: string;
   params: object;
 }
 
 function setup() {
-  const sent: Sent[] = [];
-  const notifier = {
-    notify: (ids: Iterable<string>, method: ServerNotificationMethod, params: object) => {
-      sent.push({ to: [...ids], method, params });
-      return Promise.resolve();
-    },
-  } as unknown as Notifier;
   const registry = new ConnectionRegistry();
+  const lines = new Map<string, Received[]>();
+  const connect = (id: string): Connection => {
+    const received: Received[] = [];
+    lines.set(id, received);
+    const connection = new Connection(id, {
+      write: (line) => {
+        const message = JSON.parse(line) as { method: string; params: object };
+        received.push({ method: message.method, params: message.params });
+        return true;
+      },
+      onDrain: () => undefined,
+    });
+    connection.state.initialized = true;
+    connection.state.readyForNotifications = true;
+    registry.add(connection);
+    return connection;
+  };
   const subscriptions = new ThreadSubscriptions(registry);
-  const notifications = new ThreadNotifications(notifier, subscriptions, registry);
-  return { sent, registry, subscriptions, notifications };
+  const notifications = new ThreadNotifications(new Notifier(registry), subscriptions, registry);
+  const received = (id: string): Received[] => lines.get(id) ?? [];
+  return { connect, received, registry, subscriptions, notifications };
 }
 
 const status = (n: number) => ({ threadId: 't1', status: `s${n}` });
 
 describe('ThreadNotifications', () => {
   it('broadcasts to the current subscribers only', async () => {
-    const { sent, subscriptions, notifications } = setup();
+    const { connect, received, subscriptions, notifications } = setup();
+    for (const id of ['a', 'b', 'c', 'z']) connect(id);
     subscriptions.subscribe('t1', 'a');
     subscriptions.subscribe('t1', 'b');
     subscriptions.subscribe('t2', 'c');
     await notifications.broadcast('t1', 'turn/started', { n: 1 });
     await notifications.toRequesterAndSubscribers('t1', 'a', 'thread/archived', { n: 2 });
     await notifications.toRequesterAndSubscribers('t1', 'z', 'thread/archived', { n: 3 });
-    expect(sent.map((s) => s.to)).toEqual([
-      ['a', 'b'],
-      ['a', 'b'],
-      ['z', 'a', 'b'],
-    ]);
+    const numbers = (id: string) => received(id).map((message) => (message.params as { n: number }).n);
+    expect({ a: numbers('a'), b: numbers('b'), c: numbers('c'), z: numbers('z') }).toEqual({
+      a: [1, 2, 3],
+      b: [1, 2, 3],
+      c: [],
+      z: [3],
+    });
   });
 
   it("holds a connection's copies until release, then delivers them in order before later ones", async () => {
-    const { sent, subscriptions, notifications } = setup();
+    const { connect, received, subscriptions, notifications } = setup();
+    connect('live');
+    connect('resumer');
     subscriptions.subscribe('t1', 'live');
     notifications.hold('t1', 'resumer');
     subscriptions.subscribe('t1', 'resumer');
     await notifications.broadcast('t1', 'thread/status/changed', status(1));
     await notifications.broadcast('t1', 'thread/status/changed', status(2));
-    expect(sent).toEqual([
-      { to: ['live'], method: 'thread/status/changed', params: status(1) },
-      { to: ['live'], method: 'thread/status/changed', params: status(2) },
-    ]);
+    expect(received('live').map((m) => m.params)).toEqual([status(1), status(2)]);
+    expect(received('resumer')).toEqual([]);
 
     const released = notifications.release('t1', 'resumer');
     await notifications.broadcast('t1', 'thread/status/changed', status(3));
     await released;
-    expect(sent.slice(2)).toEqual([
-      { to: ['resumer'], method: 'thread/status/changed', params: status(1) },
-      { to: ['resumer'], method: 'thread/status/changed', params: status(2) },
-      { to: ['live', 'resumer'], method: 'thread/status/changed', params: status(3) },
-    ]);
+    expect(received('resumer').map((m) => m.params)).toEqual([status(1), status(2), status(3)]);
+    expect(received('live').map((m) => m.params)).toEqual([status(1), status(2), status(3)]);
   });
 
   it('runs a non-notification send in thread order: now, or after the copies held before it', async () => {
-    const { sent, subscriptions, notifications } = setup();
+    const { connect, received, subscriptions, notifications } = setup();
+    connect('owner');
     const order: string[] = [];
     notifications.inThreadOrder('t1', 'owner', () => order.push('immediate'));
     expect(order).toEqual(['immediate']);
@@ -75,24 +88,26 @@ describe('ThreadNotifications', () => {
     notifications.hold('t1', 'owner');
     subscriptions.subscribe('t1', 'owner');
     await notifications.broadcast('t1', 'approval/requested', { n: 1 });
-    notifications.inThreadOrder('t1', 'owner', () => order.push(`request after ${sent.length} sent`));
+    notifications.inThreadOrder('t1', 'owner', () =>
+      order.push(`request after ${received('owner').length} sent`),
+    );
     expect(order).toEqual(['immediate']);
     await notifications.release('t1', 'owner');
     expect(order).toEqual(['immediate', 'request after 1 sent']);
-    expect(sent).toEqual([{ to: ['owner'], method: 'approval/requested', params: { n: 1 } }]);
+    expect(received('owner')).toEqual([{ method: 'approval/requested', params: { n: 1 } }]);
   });
 
   it('discards a hold, and drops holds and subscriptions of closed connections', async () => {
-    const { sent, registry, subscriptions, notifications } = setup();
+    const { connect, received, subscriptions, notifications } = setup();
+    connect('gone');
     notifications.hold('t1', 'gone');
     subscriptions.subscribe('t1', 'gone');
     await notifications.broadcast('t1', 'turn/started', { n: 1 });
     notifications.discardHold('t1', 'gone');
     await notifications.release('t1', 'gone');
-    expect(sent).toEqual([]);
+    expect(received('gone')).toEqual([]);
 
-    const connection = new Connection('conn_x', { write: () => true, onDrain: () => undefined });
-    registry.add(connection);
+    const connection = connect('conn_x');
     notifications.hold('t1', 'conn_x');
     subscriptions.subscribe('t1', 'conn_x');
     await notifications.broadcast('t1', 'turn/started', { n: 2 });
@@ -100,7 +115,29 @@ describe('ThreadNotifications', () => {
     expect(subscriptions.subscribers('t1')).toEqual(['gone']);
     await notifications.release('t1', 'conn_x');
     // Only the broadcast itself reached the (no longer held) subscriber; nothing for the closed one.
-    expect(sent.map((s) => s.to)).toEqual([['gone']]);
+    expect(received('gone')).toEqual([{ method: 'turn/started', params: { n: 2 } }]);
+    expect(received('conn_x')).toEqual([]);
+  });
+
+  it('never waits for a connection that stopped reading; the others get everything in order', async () => {
+    const { connect, received, registry, subscriptions, notifications } = setup();
+    connect('reader');
+    const stalled = new Connection('stalled', { write: () => false, onDrain: () => undefined }, 8);
+    stalled.state.initialized = true;
+    stalled.state.readyForNotifications = true;
+    registry.add(stalled);
+    subscriptions.subscribe('t1', 'reader');
+    subscriptions.subscribe('t1', 'stalled');
+    for (let n = 0; n < 5_000; n += 1) await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    expect(received('reader').map((m) => (m.params as { n: number }).n)).toEqual(
+      Array.from({ length: 5_000 }, (_, n) => n),
+    );
+    // The stalled connection holds at most its queue capacity, as one run of the thread's stream.
+    expect(stalled.queuedLines).toBeLessThanOrEqual(8);
+    expect(stalled.heldRuns).toBeLessThanOrEqual(2);
+    expect(notifications.retainedEvents('t1')).toBe(5_000 - 1);
+    stalled.close();
+    expect(notifications.retainedEvents('t1')).toBe(0);
   });
 });
 
