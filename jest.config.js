@@ -6,6 +6,13 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
-    { ...common, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.rel-spec.ts'] },
+    {
+      ...common,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/test/reliability/**/*.rel-spec.ts'],
+      // The attack tally (issue 12): a file the suites append to, summed and printed at the end.
+      globalSetup: '<rootDir>/test/reliability/support/attack-tally.setup.ts',
+      globalTeardown: '<rootDir>/test/reliability/support/attack-tally.teardown.ts',
+    },
   ],
 };

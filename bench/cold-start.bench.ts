@@ -52,6 +52,7 @@ export async function runColdStartBenchmark(): Promise<FigureGroup> {
       description:
         'spawn of `node dist/main.js app-server` (new file store) → initialize response, vs a plain Node script answering one JSONL line',
       details: { server: spread(server), floor: spread(floor) },
+      target: { on: 'ratio', bound: 'max', limit: 3 },
     });
     return { spawnToInitialize };
   } finally {

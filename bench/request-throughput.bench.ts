@@ -96,6 +96,7 @@ export async function runRequestThroughputBenchmark(): Promise<FigureGroup> {
         better: 'higher',
         description: describe('model/list'),
         details: { medianOverloadRejectionsPerRound: modelList.overloads },
+        target: { on: 'ratio', bound: 'min', limit: 0.3 },
       }),
       threadRead: figure({
         value: threadRead.perSecond,

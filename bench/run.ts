@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { runColdStartBenchmark } from './cold-start.bench';
+import { runLongTurnBenchmark } from './long-turn.bench';
 import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
 import { runReplayBenchmark } from './replay.bench';
@@ -16,7 +17,7 @@ import { runRequestThroughputBenchmark } from './request-throughput.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
 import { figure, type FigureGroup } from './support/figure';
-import { formatTable } from './support/results-table';
+import { formatTable, formatTargetSummary } from './support/results-table';
 
 const RESULTS_PATH = resolve(__dirname, 'results.json');
 
@@ -39,6 +40,7 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['coldStart', runColdStartBenchmark],
   ['requestThroughput', runRequestThroughputBenchmark],
   ['streaming', runStreamingBenchmark],
+  ['longTurn', runLongTurnBenchmark],
   ['replay', runReplayBenchmark],
   ['memory', runMemoryBenchmark],
   ['sseParsing', sseParsing],
@@ -80,6 +82,7 @@ async function main(): Promise<number> {
   };
   writeFileSync(RESULTS_PATH, `${JSON.stringify({ ...results, meta }, null, 2)}\n`);
   console.log(formatTable(groups));
+  console.log(`\n${formatTargetSummary(groups)}`);
   console.log(
     `\n${meta.durationSeconds.toFixed(0)} s on ${meta.cpus} cores (${meta.cpuModel}); results in ${RESULTS_PATH}`,
   );

@@ -9,53 +9,28 @@
  * the queueing a flood builds up, i.e. the per-delta cost of the path itself.
  *
  * Fragments are matched to their write times by position (the model writes fragment i as
- * FRAGMENT_ALPHABET[i % 62]; the reader checks every one), see delta-stream-model.ts for why the
- * timestamp does not travel inside the fragment.
+ * `fragmentAt(i)`; the reader checks every one), see delta-stream-model.ts. Both sides run through
+ * support/streamed-turn.ts.
  */
-import { resolve } from 'node:path';
-import { createWorkspace, startAppServer, startThread } from './support/app-server-launch';
-import { FRAGMENT_ALPHABET, streamDirectiveText } from './support/delta-stream-model';
 import { DeltaStreamModelProcess } from './support/delta-stream-model.process';
 import { figure, type FigureGroup } from './support/figure';
-import { type JsonMessage, JsonlPeer } from './support/jsonl-peer';
 import { median, medianIndex, percentile } from './support/stats';
+import {
+  type StreamedTurn,
+  type StreamLoad,
+  streamThroughRelay,
+  streamThroughServer,
+} from './support/streamed-turn';
 
 const DELTAS = 20_000;
 const PACED_DELTAS = 3_000;
 const PACED_RATE = 1_000;
 const RUNS = 3;
-const RELAY_SCRIPT = resolve(__dirname, 'floors/sse-to-jsonl-relay.js');
 
 export interface StreamRun {
   deltasPerSecond: number;
   p50LatencyMs: number;
   p99LatencyMs: number;
-}
-
-/** Collects delta read times (ns) in order, checking each fragment; resolves at turn/completed. */
-function collectDeltas(
-  peer: JsonlPeer,
-  count: number,
-): Promise<{ readAtNs: bigint[]; completion: JsonMessage }> {
-  const readAtNs: bigint[] = [];
-  return new Promise((resolveRun, reject) => {
-    const stop = peer.onMessage((message, readAt) => {
-      if (message.method === 'item/agentMessage/delta') {
-        const delta = (message.params as { delta: string }).delta;
-        const expected = FRAGMENT_ALPHABET[readAtNs.length % FRAGMENT_ALPHABET.length];
-        if (delta !== expected) {
-          stop();
-          reject(new Error(`delta ${readAtNs.length} is ${JSON.stringify(delta)}, expected ${expected}`));
-          return;
-        }
-        readAtNs.push(readAt);
-      } else if (message.method === 'turn/completed') {
-        stop();
-        if (readAtNs.length !== count) reject(new Error(`received ${readAtNs.length} of ${count} deltas`));
-        else resolveRun({ readAtNs, completion: message.params as JsonMessage });
-      }
-    });
-  });
 }
 
 function summarize(writeTimesUs: number[], readAtNs: bigint[]): StreamRun {
@@ -71,60 +46,11 @@ function summarize(writeTimesUs: number[], readAtNs: bigint[]): StreamRun {
   };
 }
 
-interface StreamLoad {
-  deltas: number;
-  /** Fragments per second; 0 = flood. */
-  rate: number;
-}
-
 const FLOOD: StreamLoad = { deltas: DELTAS, rate: 0 };
 const PACED: StreamLoad = { deltas: PACED_DELTAS, rate: PACED_RATE };
+const TIMED = { timestamps: true };
 
-async function serverRun(model: DeltaStreamModelProcess, run: string, load: StreamLoad): Promise<StreamRun> {
-  const workspace = createWorkspace(model.baseUrl);
-  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'));
-  try {
-    const threadId = await startThread(server, workspace, 'thread');
-    const tag = `server-${run}`;
-    const deltas = collectDeltas(server, load.deltas);
-    const text = streamDirectiveText({
-      deltas: load.deltas,
-      calls: 1,
-      tools: 0,
-      timestamps: true,
-      tag,
-      rate: load.rate,
-    });
-    await server.call('turn', 'turn/start', { threadId, input: [{ type: 'text', text }] });
-    const { readAtNs, completion } = await deltas;
-    if (completion.status !== 'completed') throw new Error(`turn ended ${JSON.stringify(completion)}`);
-    return summarize(await model.writeTimes(tag), readAtNs);
-  } finally {
-    await server.close();
-    workspace.dispose();
-  }
-}
-
-async function floorRun(model: DeltaStreamModelProcess, run: string, load: StreamLoad): Promise<StreamRun> {
-  const relay = JsonlPeer.spawnNode([RELAY_SCRIPT]);
-  try {
-    const tag = `floor-${run}`;
-    const deltas = collectDeltas(relay, load.deltas);
-    const text = streamDirectiveText({
-      deltas: load.deltas,
-      calls: 1,
-      tools: 0,
-      timestamps: true,
-      tag,
-      rate: load.rate,
-    });
-    relay.send({ jsonrpc: '2.0', id: 1, method: 'relay', params: { url: model.baseUrl, text } });
-    const { readAtNs } = await deltas;
-    return summarize(await model.writeTimes(tag), readAtNs);
-  } finally {
-    await relay.close();
-  }
-}
+const latencies = (turn: StreamedTurn): StreamRun => summarize(turn.writeTimesUs, turn.readAtNs);
 
 export async function runStreamingBenchmark(): Promise<FigureGroup> {
   const model = await DeltaStreamModelProcess.start();
@@ -134,10 +60,10 @@ export async function runStreamingBenchmark(): Promise<FigureGroup> {
     const pacedServer: StreamRun[] = [];
     const pacedFloor: StreamRun[] = [];
     for (let run = 0; run < RUNS; run += 1) {
-      server.push(await serverRun(model, `flood-${run}`, FLOOD));
-      floor.push(await floorRun(model, `flood-${run}`, FLOOD));
-      pacedServer.push(await serverRun(model, `paced-${run}`, PACED));
-      pacedFloor.push(await floorRun(model, `paced-${run}`, PACED));
+      server.push(latencies(await streamThroughServer(model, `server-flood-${run}`, FLOOD, TIMED)));
+      floor.push(latencies(await streamThroughRelay(model, `floor-flood-${run}`, FLOOD, TIMED)));
+      pacedServer.push(latencies(await streamThroughServer(model, `server-paced-${run}`, PACED, TIMED)));
+      pacedFloor.push(latencies(await streamThroughRelay(model, `floor-paced-${run}`, PACED, TIMED)));
     }
     const pick = (runs: StreamRun[], key: keyof StreamRun) => median(runs.map((entry) => entry[key]));
     const medianRun = (runs: StreamRun[]) => runs[medianIndex(runs.map((entry) => entry.deltasPerSecond))];
@@ -186,6 +112,7 @@ export async function runStreamingBenchmark(): Promise<FigureGroup> {
         unit: 'ms',
         better: 'lower',
         description: `p99 per delta at a paced ${PACED_RATE}/s (${PACED_DELTAS} fragments): model socket write → client stdout read, vs the plain Node proxy`,
+        target: { on: 'ratio', bound: 'max', limit: 2 },
       }),
     };
   } finally {

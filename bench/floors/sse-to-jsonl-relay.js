@@ -1,12 +1,16 @@
 'use strict';
-// Streaming floor: a plain Node proxy. It reads one JSONL request {"id", "params": {"url", "text"}},
-// POSTs a chat-completions request to the model, parses the SSE body (split on blank lines,
-// JSON.parse each data payload) and writes one JSONL notification per content fragment, in the
-// same shape the App Server must send (protocol.md §4.8: the item with the accumulated text plus
-// the chunk), then a turn/completed line. No framework, no persistence, no runtime.
+// Streaming floor: a plain Node proxy. Each JSONL request {"id", "params": {"url", "text",
+// "threadId"?}} POSTs a chat-completions request to the model, parses the SSE body (split on blank
+// lines, JSON.parse each data payload) and writes one JSONL notification per content fragment, in
+// the shape the App Server must send (protocol.md §4.8 v1.1: the item envelope with
+// `payload.text` = the chunk, plus `delta`), then a turn/completed line. It keeps the accumulated
+// text as the server must (for item/completed and replay) and serves several requests at once
+// (concurrent turns: notifications carry the request's threadId). No framework, no persistence,
+// no runtime.
 const http = require('node:http');
+const { onStdinRequests } = require('./stdin-requests');
 
-function relay(id, url, text) {
+function relay(id, url, text, threadId = 'thread_00000000000000000000000000000001') {
   const body = JSON.stringify({
     model: 'bench-model',
     stream: true,
@@ -15,7 +19,7 @@ function relay(id, url, text) {
   const target = new URL(`${url}/chat/completions`);
   const item = {
     itemId: 'item_00000000000000000000000000000001',
-    threadId: 'thread_00000000000000000000000000000001',
+    threadId,
     turnId: 'turn_00000000000000000000000000000001',
     type: 'agentMessage',
     status: 'inProgress',
@@ -29,6 +33,7 @@ function relay(id, url, text) {
     (response) => {
       response.setEncoding('utf8');
       let pending = '';
+      let accumulated = '';
       response.on('data', (chunk) => {
         pending += chunk;
         let boundary;
@@ -41,7 +46,8 @@ function relay(id, url, text) {
             if (data === '[DONE]') continue;
             const delta = JSON.parse(data).choices?.[0]?.delta;
             if (typeof delta?.content !== 'string' || delta.content === '') continue;
-            item.payload = { text: item.payload.text + delta.content };
+            accumulated += delta.content;
+            item.payload = { text: delta.content };
             item.updatedAt = Date.now();
             process.stdout.write(
               `${JSON.stringify({ jsonrpc: '2.0', method: 'item/agentMessage/delta', params: { ...item, delta: delta.content } })}\n`,
@@ -51,7 +57,7 @@ function relay(id, url, text) {
       });
       response.on('end', () => {
         process.stdout.write(
-          `${JSON.stringify({ jsonrpc: '2.0', method: 'turn/completed', params: { status: 'completed' } })}\n`,
+          `${JSON.stringify({ jsonrpc: '2.0', method: 'turn/completed', params: { threadId, status: 'completed', textLength: accumulated.length } })}\n`,
         );
       });
     },
@@ -60,17 +66,7 @@ function relay(id, url, text) {
   process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { status: 'running' } })}\n`);
 }
 
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) !== -1) {
-    const line = buffered.slice(0, end);
-    buffered = buffered.slice(end + 1);
-    if (line.trim() === '') continue;
-    const message = JSON.parse(line);
-    relay(message.id, message.params.url, message.params.text);
-  }
-});
-process.stdin.on('end', () => process.exit(0));
+onStdinRequests(
+  (message) => relay(message.id, message.params.url, message.params.text, message.params.threadId),
+  () => process.exit(0),
+);

@@ -9,15 +9,20 @@
  *    calls, the last one with `task_finish` (so the turn ends without a no-tool continuation);
  *  - `timestamps=1`: record the hrtime (µs, CLOCK_MONOTONIC, comparable across processes on
  *    Linux) of every content write and report them for `tag` once the response ended;
- *  - `rate`: fragments per second (0 = as fast as the socket drains).
- * Each fragment is one character: fragment `i` is `FRAGMENT_ALPHABET[i % 62]`, so a reader can
- * check order and completeness while the accumulated text stays small (protocol.md §4.8 repeats
- * the accumulated text in every delta notification).
+ *  - `rate`: fragments per second (0 = as fast as the socket drains);
+ *  - `chars`: characters per fragment (default 1).
+ * Fragment `i` is `FRAGMENT_ALPHABET[i % 62]` repeated `chars` times (`fragmentAt`), so a reader
+ * can check order and completeness without the model sending anything else.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const FRAGMENT_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** The text of fragment `index` of a stream whose fragments are `chars` characters long. */
+export function fragmentAt(index: number, chars = 1): string {
+  return FRAGMENT_ALPHABET[index % FRAGMENT_ALPHABET.length].repeat(chars);
+}
 
 export interface StreamDirective {
   deltas: number;
@@ -27,11 +32,13 @@ export interface StreamDirective {
   tag: string;
   /** Fragments per second; 0 = unpaced. */
   rate?: number;
+  /** Characters per fragment (default 1). */
+  chars?: number;
 }
 
 export function streamDirectiveText(directive: StreamDirective): string {
-  const { deltas, calls, tools, timestamps, tag, rate = 0 } = directive;
-  return `bench-stream deltas=${deltas} calls=${calls} tools=${tools} timestamps=${timestamps ? 1 : 0} rate=${rate} tag=${tag}`;
+  const { deltas, calls, tools, timestamps, tag, rate = 0, chars = 1 } = directive;
+  return `bench-stream deltas=${deltas} calls=${calls} tools=${tools} timestamps=${timestamps ? 1 : 0} rate=${rate} chars=${chars} tag=${tag}`;
 }
 
 export function parseStreamDirective(text: string): StreamDirective | null {
@@ -50,6 +57,7 @@ export function parseStreamDirective(text: string): StreamDirective | null {
     timestamps: fields.get('timestamps') === '1',
     tag: fields.get('tag') ?? '',
     rate: Number(fields.get('rate') ?? 0),
+    chars: Math.max(1, Number(fields.get('chars') ?? 1)),
   };
 }
 
@@ -158,7 +166,7 @@ async function serve(
       if (waitMs >= 1) await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
     if (directive.timestamps) writeTimesUs.push(hrtimeUs());
-    await write(chunkOf({ content: FRAGMENT_ALPHABET[i % FRAGMENT_ALPHABET.length] }));
+    await write(chunkOf({ content: fragmentAt(i, directive.chars) }));
   }
   const lastCall = callsDone >= directive.calls - 1;
   if (lastCall) {

@@ -19,16 +19,22 @@ export function readProcMemory(pid: number): ProcMemory {
   return { rssMiB: fieldKiB(status, 'VmRSS') / 1024, peakRssMiB: fieldKiB(status, 'VmHWM') / 1024 };
 }
 
-/** Samples VmRSS every `intervalMs` until stopped; reports the largest sample. */
+/**
+ * Samples VmRSS every `intervalMs` until stopped; reports the largest sample. A peak between two
+ * samples is not lost: when the process's high-water mark (VmHWM) rose while sampling, that new
+ * mark was set in the sampled span and is the exact peak.
+ */
 export class RssSampler {
   private maxMiB = 0;
   private samples = 0;
   private readonly timer: NodeJS.Timeout;
+  private readonly highWaterAtStartMiB: number;
 
   constructor(
     private readonly pid: number,
     intervalMs = 50,
   ) {
+    this.highWaterAtStartMiB = this.highWaterMiB();
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }
@@ -36,7 +42,17 @@ export class RssSampler {
   stop(): { maxRssMiB: number; samples: number } {
     clearInterval(this.timer);
     this.sample();
-    return { maxRssMiB: this.maxMiB, samples: this.samples };
+    const highWater = this.highWaterMiB();
+    const maxRssMiB = highWater > this.highWaterAtStartMiB ? Math.max(this.maxMiB, highWater) : this.maxMiB;
+    return { maxRssMiB, samples: this.samples };
+  }
+
+  private highWaterMiB(): number {
+    try {
+      return readProcMemory(this.pid).peakRssMiB;
+    } catch {
+      return 0;
+    }
   }
 
   private sample(): void {

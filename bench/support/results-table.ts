@@ -1,7 +1,18 @@
-/** The plain-text table `npm run bench` prints: one row per figure. */
-import type { FigureGroup } from './figure';
+/** The plain-text table `npm run bench` prints: one row per figure, with its target and verdict. */
+import { describeTarget, type FigureGroup } from './figure';
 
-const HEADERS = ['benchmark', 'figure', 'value', 'floor', 'ratio', 'unit', 'runs', 'better'];
+const HEADERS = [
+  'benchmark',
+  'figure',
+  'value',
+  'floor',
+  'ratio',
+  'unit',
+  'runs',
+  'better',
+  'target',
+  'meets',
+];
 
 function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
@@ -9,6 +20,11 @@ function formatNumber(value: number): string {
   if (magnitude >= 1000) return Math.round(value).toLocaleString('en-US');
   if (magnitude >= 10) return value.toFixed(1);
   return value.toFixed(value === 0 ? 0 : 3);
+}
+
+function verdict(meets: boolean | undefined): string {
+  if (meets === undefined) return '-';
+  return meets ? 'pass' : 'FAIL';
 }
 
 export function formatTable(groups: ReadonlyArray<readonly [string, FigureGroup]>): string {
@@ -22,6 +38,8 @@ export function formatTable(groups: ReadonlyArray<readonly [string, FigureGroup]
       entry.unit,
       String(entry.runs),
       entry.better,
+      entry.target ? describeTarget(entry.target, entry.unit) : '-',
+      verdict(entry.meets),
     ]),
   );
   const widths = HEADERS.map((header, column) =>
@@ -33,4 +51,16 @@ export function formatTable(groups: ReadonlyArray<readonly [string, FigureGroup]
       .join('  ')
       .trimEnd();
   return [line(HEADERS), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** `targets: 5 of 9 met (missed: coldStart.spawnToInitialize, …)`. */
+export function formatTargetSummary(groups: ReadonlyArray<readonly [string, FigureGroup]>): string {
+  const targeted = groups.flatMap(([benchmark, group]) =>
+    Object.entries(group)
+      .filter(([, entry]) => entry.target !== undefined)
+      .map(([name, entry]) => ({ name: `${benchmark}.${name}`, meets: entry.meets === true })),
+  );
+  const missed = targeted.filter((entry) => !entry.meets).map((entry) => entry.name);
+  const met = targeted.length - missed.length;
+  return `targets: ${met} of ${targeted.length} met${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}`;
 }

@@ -10,6 +10,7 @@
  * Reproduce a run with VV_FUZZ_SEED=<seed>.
  */
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
+import { answeredWithin, recordAttacks } from './support/attack-tally';
 import {
   call,
   createWorkspace,
@@ -66,13 +67,8 @@ function actualTally(answers: JsonMessage[]): Tally {
   return tally;
 }
 
-/** Multiset difference of answer keys, null-id counts, and the batch's lines (all cut short). */
-function describeMismatch(
-  expected: Tally,
-  actual: Tally,
-  lines: FuzzLine[],
-  verdicts: LineVerdict[],
-): string {
+/** Multiset difference of the answer keys: expected but missing, and answered but not expected. */
+function answerDifference(expected: Tally, actual: Tally): { missing: string[]; remaining: string[] } {
   const remaining = [...actual.expected];
   const missing: string[] = [];
   for (const key of expected.expected) {
@@ -80,6 +76,17 @@ function describeMismatch(
     if (index === -1) missing.push(key);
     else remaining.splice(index, 1);
   }
+  return { missing, remaining };
+}
+
+/** Multiset difference of answer keys, null-id counts, and the batch's lines (all cut short). */
+function describeMismatch(
+  expected: Tally,
+  actual: Tally,
+  lines: FuzzLine[],
+  verdicts: LineVerdict[],
+): string {
+  const { missing, remaining } = answerDifference(expected, actual);
   const cut = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
   const counts = (tally: Tally) =>
     `parse-errors ${tally.nullParseErrors}, null-id invalid ${tally.nullInvalid}, too-large ${tally.tooLarge}`;
@@ -137,13 +144,26 @@ describe('fuzzed JSON-RPC lines', () => {
       const verdicts = lines.map((line) => judgeLine(line.bytes, MAX_MESSAGE_BYTES));
       verdicts.forEach((verdict) => (counts[verdict.kind] += 1));
       child.sendRaw(Buffer.concat(lines.flatMap((line) => [line.bytes, Buffer.from('\n')])));
-      const sentinel = await child.request(`sentinel-${batch}`, 'model/list', undefined, 30_000);
-      expect(sentinel).toHaveProperty('result');
+      const sentinel = await answeredWithin(
+        child.request(`sentinel-${batch}`, 'model/list', undefined, 30_000),
+      );
       const answers = child.takeUnread().filter((message) => !('method' in message));
-
-      expect(malformedAnswers(answers)).toEqual([]);
       const actual = actualTally(answers);
       const expected = expectedTally(verdicts);
+      // A request of the batch without its answer once the later sentinel is answered is lost;
+      // the assertions below fail on the same observations, with the batch's lines.
+      recordAttacks(
+        'fuzz',
+        `batch ${batch} (seed ${SEED})`,
+        {
+          freezes: Number(sentinel === undefined),
+          lost: sentinel === undefined ? 0 : answerDifference(expected, actual).missing.length,
+        },
+        BATCH,
+      );
+      expect(sentinel).toHaveProperty('result');
+
+      expect(malformedAnswers(answers)).toEqual([]);
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         throw new Error(
           `batch ${batch} (seed ${SEED}) answered differently from the oracle\n${describeMismatch(expected, actual, lines, verdicts)}`,

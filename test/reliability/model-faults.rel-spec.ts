@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
 } from '../helpers/fake-openai-server';
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
+import { answeredWithin, recordAttacks } from './support/attack-tally';
 import {
   call,
   createWorkspace,
@@ -160,9 +161,17 @@ describe('model faults', () => {
     const threads = new Map<string, string>();
     for (const kind of kinds) threads.set(kind, await startThread(child, workspace, `thread-${kind}`));
 
-    const outcomes = await Promise.all(
-      kinds.map((kind) => runTurn(child, threads.get(kind) ?? '', `fault:${kind}`)),
+    const settled = await Promise.all(
+      kinds.map((kind) => answeredWithin(runTurn(child, threads.get(kind) ?? '', `fault:${kind}`))),
     );
+    // A faulty model must end the turn within the bound: a turn that never completes is a freeze.
+    const frozen = kinds.filter(
+      (kind, index) =>
+        recordAttacks('model-faults', `model ${kind}`, { freezes: Number(settled[index] === undefined) })
+          .freezes > 0,
+    );
+    expect(frozen).toEqual([]);
+    const outcomes = settled.flatMap((outcome) => (outcome ? [outcome] : []));
     outcomes.forEach(({ completed, messages }, index) => {
       const kind = kinds[index];
       expect({ kind, status: completed.status, completionReason: completed.completionReason }).toEqual({

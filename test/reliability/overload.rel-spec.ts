@@ -6,6 +6,7 @@
  * exponential backoff. Rejected `thread/start`s create nothing.
  */
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
+import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 import {
   call,
   createWorkspace,
@@ -23,7 +24,10 @@ const OVERLOADED = { code: -32001, message: 'Server overloaded; retry later.' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until every id has an answer (or throws); returns answers by id, in arrival order. */
+/**
+ * Waits until every id has an answer or the bound passed; returns answers by id, in arrival order
+ * (an id without an entry was not answered in time: a freeze).
+ */
 async function collectAnswers(
   child: JsonlChild,
   ids: ReadonlySet<string>,
@@ -33,10 +37,13 @@ async function collectAnswers(
   const deadline = Date.now() + timeoutMs;
   let answered = 0;
   while (answered < ids.size) {
-    const message = await child.waitFor(
-      (m) => typeof m.id === 'string' && ids.has(m.id) && !('method' in m),
-      deadline - Date.now(),
+    const message = await answeredWithin(
+      child.waitFor(
+        (m) => typeof m.id === 'string' && ids.has(m.id) && !('method' in m),
+        Math.max(1, deadline - Date.now()),
+      ),
     );
+    if (message === undefined) break;
     const id = message.id as string;
     if (!answers.has(id)) answered += 1;
     answers.set(id, [...(answers.get(id) ?? []), message]);
@@ -80,6 +87,9 @@ describe('1 000 requests written at once', () => {
     child.sendRaw(`${lines.join('\n')}\n`);
 
     const answers = await collectAnswers(child, new Set(ids));
+    expectAttacksHeld('overload', `${REQUESTS} requests written at once`, {
+      freezes: REQUESTS - answers.size,
+    });
     await call(child, 'barrier', 'model/list');
     const duplicates = [...answers.values()].filter((list) => list.length !== 1);
     expect(duplicates).toEqual([]);
@@ -118,6 +128,7 @@ describe('1 000 requests written at once', () => {
       };
       child.sendRaw(`${pending.map(lineOf).join('\n')}\n`);
       const retried = await collectAnswers(child, new Set(retryIds));
+      expect(retried.size).toBe(retryIds.length);
       pending = pending.filter((_, index) => !('result' in (retried.get(retryIds[index]) ?? [{}])[0]));
       retries += 1;
       expect(retries).toBeLessThan(50);
@@ -133,8 +144,8 @@ describe('1 000 requests written at once', () => {
     const ids = Array.from({ length: REQUESTS }, (_, index) => `start-${index}`);
     child.sendRaw(`${ids.map((id) => requestLine(id, 'thread/start', { metadata: { id } })).join('\n')}\n`);
     const answers = await collectAnswers(child, new Set(ids));
-    const accepted = ids.filter((id) => 'result' in (answers.get(id) ?? [])[0]);
-    const rejected = ids.filter((id) => !accepted.includes(id));
+    const accepted = ids.filter((id) => 'result' in (answers.get(id)?.[0] ?? {}));
+    const rejected = ids.filter((id) => answers.has(id) && !accepted.includes(id));
     for (const id of rejected) expect(answers.get(id)).toEqual([{ jsonrpc: '2.0', id, error: OVERLOADED }]);
 
     const listed: string[] = [];
@@ -150,6 +161,10 @@ describe('1 000 requests written at once', () => {
         listed.push(thread.metadata.id);
       cursor = page.nextCursor as string | null;
     } while (cursor !== null);
+    expectAttacksHeld('overload', `${REQUESTS} thread/start written at once`, {
+      freezes: REQUESTS - answers.size,
+      lost: accepted.filter((id) => !listed.includes(id)).length,
+    });
     expect([...listed].sort()).toEqual([...accepted].sort());
     const started = child.received.filter((m) => m.method === 'thread/started').length;
     expect(started).toBe(accepted.length);

@@ -9,6 +9,7 @@
  */
 import { chunks, FakeOpenAiServer, type StreamStep } from '../helpers/fake-openai-server';
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
+import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 import {
   call,
   createWorkspace,
@@ -94,8 +95,15 @@ describe('a client that stops reading stdout', () => {
     expect(growthMiB).toBeLessThan(RSS_GROWTH_LIMIT_MIB);
 
     child.process.stdout.resume();
-    const completed = await child.waitFor((message) => message.method === 'turn/completed', 60_000);
-    expect(completed.params).toEqual(
+    const completed = await answeredWithin(
+      child.waitFor((message) => message.method === 'turn/completed', 60_000),
+    );
+    const answeredIds = new Set(child.received.map((message) => message.id));
+    // Once the client reads again, the turn and every request sent while it was blocked are answered.
+    expectAttacksHeld('slow-client', `client stops reading during ${DELTAS} deltas`, {
+      freezes: Number(completed === undefined) + requestIds.filter((id) => !answeredIds.has(id)).length,
+    });
+    expect(completed?.params).toEqual(
       expect.objectContaining({ threadId, status: 'completed', finalOutput: 'streamed' }),
     );
 

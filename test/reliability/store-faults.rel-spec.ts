@@ -20,11 +20,13 @@ import {
   type JsonMessage,
 } from '../helpers/app-server-session';
 import { finishReply, gate, hangingTextReply } from '../helpers/model-replies';
+import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 import { withDatabase } from './support/sqlite-inspection';
 
 jest.setTimeout(60_000);
 
 const RESTART_ERROR = 'server restarted before the turn finished';
+const SUITE = 'store-faults';
 
 interface StoredTurn {
   turnId: string;
@@ -122,10 +124,18 @@ describe('store faults (issue 12)', () => {
 
     const restarted = await startedSession(sandbox, store);
     const [failed] = await turnsOf(restarted, threadId);
-    expect(failed).toMatchObject({ turnId, status: 'failed', result: { error: completed.error } });
     const [again] = await turnsOf(restarted, later.threadId);
-    expect(again).toMatchObject({ status: 'completed', result: { finalOutput: 'done again' } });
     const listed = await restarted.call<{ threads: { threadId: string }[] }>('thread/list');
+    // Lost: a thread or turn the client was told about that the restarted server does not hold as told.
+    const listedIds = new Set(listed.threads.map((t) => t.threadId));
+    expectAttacksHeld(SUITE, 'disk full mid-turn, then space back and restart', {
+      lost:
+        [threadId, later.threadId].filter((id) => !listedIds.has(id)).length +
+        Number(failed?.status !== completed.status) +
+        Number(again?.status !== laterCompleted.status),
+    });
+    expect(failed).toMatchObject({ turnId, status: 'failed', result: { error: completed.error } });
+    expect(again).toMatchObject({ status: 'completed', result: { finalOutput: 'done again' } });
     expect(listed.threads.map((t) => t.threadId).sort()).toEqual([threadId, later.threadId].sort());
   });
 
@@ -136,10 +146,14 @@ describe('store faults (issue 12)', () => {
     sandbox.model.enqueue(hangingTextReply(['Thinking']), hangingTextReply(['Thinking']));
 
     const input = [{ type: 'text', text: 'hi' }];
-    const answers: JsonMessage[] = await Promise.all([
-      first.request('turn/start', { threadId, input }),
-      second.request('turn/start', { threadId, input }),
+    const settled = await Promise.all([
+      answeredWithin(first.request('turn/start', { threadId, input })),
+      answeredWithin(second.request('turn/start', { threadId, input })),
     ]);
+    const answers: JsonMessage[] = settled.flatMap((answer) => (answer ? [answer] : []));
+    expectAttacksHeld(SUITE, 'two servers start a turn on one thread at once', {
+      freezes: settled.length - answers.length,
+    });
     const wins = answers.filter((answer) => 'result' in answer);
     const losses = answers.filter((answer) => 'error' in answer).map((answer) => answer.error);
     expect(wins).toHaveLength(1);
@@ -174,7 +188,12 @@ describe('store faults (issue 12)', () => {
     );
 
     const restarted = await startedSession(sandbox, store);
-    expect(await turnsOf(restarted, threadId)).toEqual([
+    const recovered = await turnsOf(restarted, threadId);
+    // A turn left `running` forever after the restart is as lost as a missing one.
+    expectAttacksHeld(SUITE, 'crashed turn whose owner pid was reused', {
+      lost: Number(!recovered.some((turn) => turn.turnId === turnId && turn.status !== 'running')),
+    });
+    expect(recovered).toEqual([
       expect.objectContaining({ turnId, status: 'interrupted', result: { error: RESTART_ERROR } }),
     ]);
     const read = await restarted.call<{ thread: { status: string } }>('thread/read', { threadId });

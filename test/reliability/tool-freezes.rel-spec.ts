@@ -15,11 +15,13 @@ import {
   paramsOf,
 } from '../helpers/app-server-session';
 import { assistantReply, finishReply } from '../helpers/model-replies';
+import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 
 jest.setTimeout(60_000);
 
 /** A frozen event loop would not answer within this bound (the search deadline is 10 s). */
 const PROMPT_ANSWER_MS = 4_000;
+const SUITE = 'tool-freezes';
 
 function toolCompletion(traffic: JsonMessage[], toolCallId: string): Record<string, unknown> | undefined {
   const completion = traffic.find(
@@ -57,11 +59,15 @@ describe('tool calls cannot freeze the server', () => {
     await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'search' }] });
     await session.waitFor(isToolStarted('call_evil'));
 
-    const answer = await session.request('thread/list', {}, PROMPT_ANSWER_MS);
-    expect(answer).toHaveProperty('result');
-
+    const answer = await answeredWithin(session.request('thread/list', {}, PROMPT_ANSWER_MS));
     session.send({ jsonrpc: '2.0', id: 'stop', method: 'turn/interrupt', params: { threadId } });
-    const traffic = await session.collectUntil(isTurnCompleted(threadId), PROMPT_ANSWER_MS);
+    const traffic = await answeredWithin(session.collectUntil(isTurnCompleted(threadId), PROMPT_ANSWER_MS));
+    expectAttacksHeld(SUITE, 'search_files ^(a+)+$, then turn/interrupt', {
+      freezes: Number(answer === undefined) + Number(traffic === undefined),
+    });
+
+    expect(answer).toHaveProperty('result');
+    if (!traffic) return;
     expect(traffic.find((m) => m.id === 'stop')).toMatchObject({ result: { cancelled: true } });
     expect(toolCompletion(traffic, 'call_evil')).toMatchObject({ errorCode: 'tool_execution_cancelled' });
   });
@@ -74,11 +80,17 @@ describe('tool calls cannot freeze the server', () => {
     const { threadId } = await session.startThread({ cwd: sandbox.workspace });
     await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'search' }] });
     await session.waitFor(isToolStarted('call_evil'));
+    let freezes = 0;
     for (let probe = 0; probe < 3; probe += 1) {
-      expect(await session.request('model/list', {}, PROMPT_ANSWER_MS)).toHaveProperty('result');
+      const answer = await answeredWithin(session.request('model/list', {}, PROMPT_ANSWER_MS));
+      if (answer === undefined) freezes += 1;
+      else expect(answer).toHaveProperty('result');
     }
-    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
-    expect(toolCompletion(traffic, 'call_evil')).toMatchObject({ errorCode: 'search_timeout' });
+    const traffic = await answeredWithin(session.collectUntil(isTurnCompleted(threadId), 30_000));
+    expectAttacksHeld(SUITE, 'search_files ^(a+)+$ until search_timeout', {
+      freezes: freezes + Number(traffic === undefined),
+    });
+    expect(toolCompletion(traffic ?? [], 'call_evil')).toMatchObject({ errorCode: 'search_timeout' });
   });
 
   it('lists with a glob of fourteen `*` against a 200-character name at once', async () => {
@@ -89,8 +101,11 @@ describe('tool calls cannot freeze the server', () => {
     );
     const { threadId } = await session.startThread({ cwd: sandbox.workspace });
     await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'list' }] });
-    const traffic = await session.collectUntil(isTurnCompleted(threadId), PROMPT_ANSWER_MS * 2);
-    const completion = toolCompletion(traffic, 'call_glob');
+    const traffic = await answeredWithin(
+      session.collectUntil(isTurnCompleted(threadId), PROMPT_ANSWER_MS * 2),
+    );
+    expectAttacksHeld(SUITE, 'find_files with fourteen `*`', { freezes: Number(traffic === undefined) });
+    const completion = toolCompletion(traffic ?? [], 'call_glob');
     expect(completion).toMatchObject({ errorCode: null });
     expect(JSON.parse(String(completion?.output))).toMatchObject({ files: [], count: 0 });
   });

@@ -1,0 +1,152 @@
+/**
+ * One streamed turn of DeltaStreamModel fragments, through the App Server (a real turn on a file
+ * store) or through the plain SSE→JSONL relay floor, observed the same way on both sides: every
+ * delta checked in order and stamped with its read time, the time from the request write to the
+ * `turn/completed` read, and optionally the child's resident set (idle just before the request,
+ * peak while streaming).
+ */
+import { resolve } from 'node:path';
+import { createWorkspace, startAppServer, startThread } from './app-server-launch';
+import { fragmentAt, streamDirectiveText } from './delta-stream-model';
+import type { DeltaStreamModelProcess } from './delta-stream-model.process';
+import { type JsonMessage, JsonlPeer } from './jsonl-peer';
+import { readProcMemory, RssSampler } from './proc-status';
+
+export const RELAY_SCRIPT = resolve(__dirname, '../floors/sse-to-jsonl-relay.js');
+
+export interface StreamLoad {
+  deltas: number;
+  /** Fragments per second; 0 = flood. */
+  rate: number;
+  /** Characters per fragment (default 1). */
+  chars?: number;
+}
+
+export interface StreamOptions {
+  /** Ask the model for its write times (latency figures). */
+  timestamps?: boolean;
+  /** Sample the child's VmRSS every 50 ms while the turn streams. */
+  sampleRss?: boolean;
+}
+
+export interface StreamedTurn {
+  /** Read time (hrtime ns) of each delta, in order. */
+  readAtNs: bigint[];
+  /** Model write time (hrtime µs) of each fragment; empty without `timestamps`. */
+  writeTimesUs: number[];
+  /** Request write → turn/completed read. */
+  elapsedMs: number;
+  /** VmRSS just before the request (0 without `sampleRss`). */
+  idleRssMiB: number;
+  /** Largest VmRSS sample while streaming (0 without `sampleRss`). */
+  peakRssMiB: number;
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** Collects delta read times in order, checking each fragment; resolves at turn/completed. */
+export function collectDeltas(
+  peer: JsonlPeer,
+  load: StreamLoad,
+): Promise<{ readAtNs: bigint[]; completion: JsonMessage; completedAtNs: bigint }> {
+  const readAtNs: bigint[] = [];
+  return new Promise((resolveRun, reject) => {
+    const stop = peer.onMessage((message, readAt) => {
+      if (message.method === 'item/agentMessage/delta') {
+        const delta = (message.params as { delta: string }).delta;
+        const expected = fragmentAt(readAtNs.length, load.chars);
+        if (delta !== expected) {
+          stop();
+          reject(new Error(`delta ${readAtNs.length} is ${JSON.stringify(delta)}, expected ${expected}`));
+          return;
+        }
+        readAtNs.push(readAt);
+      } else if (message.method === 'turn/completed') {
+        stop();
+        if (readAtNs.length !== load.deltas)
+          reject(new Error(`received ${readAtNs.length} of ${load.deltas} deltas`));
+        else resolveRun({ readAtNs, completion: message.params as JsonMessage, completedAtNs: readAt });
+      }
+    });
+  });
+}
+
+function directive(tag: string, load: StreamLoad, options: StreamOptions): string {
+  return streamDirectiveText({
+    deltas: load.deltas,
+    calls: 1,
+    tools: 0,
+    timestamps: options.timestamps === true,
+    tag,
+    rate: load.rate,
+    chars: load.chars,
+  });
+}
+
+/** Streams through `peer` once `send` wrote the request; shared by the server and the floor. */
+async function observe(
+  peer: JsonlPeer,
+  model: DeltaStreamModelProcess,
+  tag: string,
+  load: StreamLoad,
+  options: StreamOptions,
+  send: (text: string) => Promise<unknown>,
+): Promise<StreamedTurn> {
+  let idleRssMiB = 0;
+  if (options.sampleRss) {
+    // Long enough for a fresh relay process to have finished loading.
+    await sleep(500);
+    idleRssMiB = readProcMemory(peer.pid).rssMiB;
+  }
+  const sampler = options.sampleRss ? new RssSampler(peer.pid, 50) : undefined;
+  const deltas = collectDeltas(peer, load);
+  const began = process.hrtime.bigint();
+  await send(directive(tag, load, options));
+  const { readAtNs, completion, completedAtNs } = await deltas;
+  const peakRssMiB = sampler?.stop().maxRssMiB ?? 0;
+  if (completion.status !== 'completed') throw new Error(`turn ended ${JSON.stringify(completion)}`);
+  return {
+    readAtNs,
+    writeTimesUs: options.timestamps ? await model.writeTimes(tag) : [],
+    elapsedMs: Number(completedAtNs - began) / 1e6,
+    idleRssMiB,
+    peakRssMiB,
+  };
+}
+
+/** A real turn on a fresh server (file store) whose model streams `load`. */
+export async function streamThroughServer(
+  model: DeltaStreamModelProcess,
+  tag: string,
+  load: StreamLoad,
+  options: StreamOptions = {},
+): Promise<StreamedTurn> {
+  const workspace = createWorkspace(model.baseUrl);
+  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'));
+  try {
+    const threadId = await startThread(server, workspace, 'thread');
+    return await observe(server, model, tag, load, options, (text) =>
+      server.call('turn', 'turn/start', { threadId, input: [{ type: 'text', text }] }),
+    );
+  } finally {
+    await server.close();
+    workspace.dispose();
+  }
+}
+
+/** The same stream through a fresh plain-Node relay floor process. */
+export async function streamThroughRelay(
+  model: DeltaStreamModelProcess,
+  tag: string,
+  load: StreamLoad,
+  options: StreamOptions = {},
+): Promise<StreamedTurn> {
+  const relay = JsonlPeer.spawnNode([RELAY_SCRIPT]);
+  try {
+    return await observe(relay, model, tag, load, options, async (text) =>
+      relay.send({ jsonrpc: '2.0', id: 1, method: 'relay', params: { url: model.baseUrl, text } }),
+    );
+  } finally {
+    await relay.close();
+  }
+}
