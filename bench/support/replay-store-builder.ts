@@ -1,6 +1,6 @@
 /**
  * Builds a store file holding one thread with `turns × itemsPerTurn` finished items, through the
- * server's own repositories (src/app-server/persistence), so rows are exactly what the server
+ * server's own repositories (src/persistence/sqlite), so rows are exactly what the server
  * writes. Item shapes and sizes follow a tool-using turn: a userMessage, then per model call an
  * agentMessage and a toolCall with arguments and an output preview, and a final agentMessage.
  */
