@@ -27,17 +27,6 @@ const { startProductServer } = loadExample('embedding-module');
 
 jest.mock('vv-agent-app-server', () => jest.requireActual('../../../src'), { virtual: true });
 jest.mock(
-  'vv-agent-app-server/dist/app-server/protocol/app-server-core',
-  () => jest.requireActual('../../../src/app-server/protocol/app-server-core'),
-  { virtual: true },
-);
-jest.mock(
-  'vv-agent-app-server/dist/app-server/transport/in-process.server',
-  () => jest.requireActual('../../../src/app-server/transport/in-process.server'),
-  { virtual: true },
-);
-
-jest.mock(
   'vv-agent-app-server/schema/app-server/json/ServerNotification.json',
   () => jest.requireActual('../../../schema/app-server/json/ServerNotification.json'),
   { virtual: true },
