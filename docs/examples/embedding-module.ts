@@ -1,14 +1,13 @@
 /**
- * embedding-guide.md "Wiring": AppServerModule.forRootAsync inside a product's Nest module, the
- * in-process transport strategy, and the server core that clients connect to.
+ * embedding-guide.md "Wiring": AppServerModule.forRootAsync inside a product's Nest module, and
+ * the server core that clients connect to.
  */
 // #region module
-import { Module, type DynamicModule, type INestMicroservice } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   AppServerCore,
   AppServerModule,
-  InProcessServer,
   Runner,
   type AppServerModuleOptions,
   type ModelProvider,
@@ -52,21 +51,19 @@ export class ProductModule {
 
 // #region bootstrap
 export interface ProductServer {
-  app: INestMicroservice;
+  app: INestApplicationContext;
   core: AppServerCore;
   tenants: TenantDirectory;
   close(): Promise<void>;
 }
 
 export async function startProductServer(config: ProductConfig): Promise<ProductServer> {
-  const strategy = new InProcessServer();
-  const app = await NestFactory.createMicroservice(ProductModule.forRoot(config), {
-    strategy,
+  // Any Nest application works (HTTP, hybrid, microservice); no transport strategy is needed.
+  const app = await NestFactory.createApplicationContext(ProductModule.forRoot(config), {
     logger: ['error', 'warn'],
   });
+  await app.init(); // the store is open by now: migrations and restart recovery ran
   const core = app.get(AppServerCore);
-  strategy.attach(core); // hands the core the @MessagePattern handlers Nest registered
-  await app.listen(); // the store is open by now: migrations and restart recovery ran
   return {
     app,
     core,

@@ -5,8 +5,10 @@
  * domain modules. Transports (stdio, in-process) are Nest microservice strategies around this module.
  */
 import {
+  Inject,
   Module,
   type DynamicModule,
+  type OnModuleInit,
   type FactoryProvider,
   type ModuleMetadata,
   type Provider,
@@ -26,9 +28,12 @@ import { ProtocolModule } from './modules/protocol.module';
 import { ThreadsModule } from './modules/threads.module';
 import { TurnsModule } from './modules/turns.module';
 import { SchemaModule } from './modules/schema.module';
+import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
+import { APP_SERVER_V1_HANDLERS } from '../protocols/app-server-v1/handlers';
+import { collectHandlers } from '../protocols/app-server-v1/handlers/rpc-method';
 
 /**
- * The domain modules, each a set of `@MessagePattern` controllers. Persistence, threads, turns,
+ * The domain modules, each a set of services and `@RpcMethod` handler classes. Persistence, threads, turns,
  * approvals and schema/export are added here by their owners.
  */
 const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
@@ -61,7 +66,23 @@ const hostProvider: Provider = {
 };
 
 @Module({})
-export class AppServerModule {
+export class AppServerModule implements OnModuleInit {
+  constructor(@Inject(ModuleRef) private readonly moduleRef: ModuleRef) {}
+
+  /**
+   * Installs the v1 handler table in the server core. Done here, not by a transport strategy, so
+   * the module works in any Nest application: HTTP, hybrid, microservice or standalone context.
+   */
+  onModuleInit(): void {
+    const instances = APP_SERVER_V1_HANDLERS.map((handlers) =>
+      this.moduleRef.get<object>(handlers, { strict: false }),
+    );
+    const table = collectHandlers(instances);
+    this.moduleRef
+      .get(AppServerCore, { strict: false })
+      .setHandlerLookup((method) => table.get(method) ?? null);
+  }
+
   static forRoot(options: AppServerModuleOptions): DynamicModule {
     return AppServerModule.build(
       [],

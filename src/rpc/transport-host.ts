@@ -12,12 +12,6 @@ import type { MessageSink } from './message-sink';
  */
 export type ShutdownReason = 'eof' | 'signal' | 'output-closed';
 
-/** A handler Nest registered for a message pattern; the core knows how to call it. */
-export type RegisteredHandler = (...args: never[]) => unknown;
-
-/** Finds the handler Nest registered for a method; null when none is registered. */
-export type RegisteredHandlerLookup = (method: string) => RegisteredHandler | null;
-
 export interface TransportHost {
   /** Opens a connection whose outbound lines go to `sink`. */
   connect(sink: MessageSink): Connection;
@@ -26,6 +20,4 @@ export interface TransportHost {
   /** The input of `connection` ended (a final unterminated line is still processed). */
   endOfInput(connection: Connection): void;
   shutdown(reason: ShutdownReason): Promise<void>;
-  /** Installs where handlers come from (the strategy's registered `@MessagePattern`s). */
-  setHandlerLookup(lookup: RegisteredHandlerLookup): void;
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ModelsController } from '../../protocols/app-server-v1/handlers/models.controller';
+import { ModelsHandlers } from '../../protocols/app-server-v1/handlers/models.handlers';
 
 /** `model/list`; the host comes from the global APP_SERVER_HOST binding of AppServerModule. */
-@Module({ controllers: [ModelsController] })
+@Module({ providers: [ModelsHandlers] })
 export class ModelsModule {}

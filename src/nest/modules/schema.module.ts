@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SchemaController } from '../../protocols/app-server-v1/handlers/schema.controller';
+import { SchemaHandlers } from '../../protocols/app-server-v1/handlers/schema.handlers';
 
 /** `schema/export`; needs no runtime. */
-@Module({ controllers: [SchemaController] })
+@Module({ providers: [SchemaHandlers] })
 export class SchemaModule {}

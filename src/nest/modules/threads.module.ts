@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { PersistenceModule } from '../../persistence/sqlite/persistence.module';
 import { ThreadStateModule } from './thread-state.module';
-import { ThreadsController } from '../../protocols/app-server-v1/handlers/threads.controller';
+import { ThreadsHandlers } from '../../protocols/app-server-v1/handlers/threads.handlers';
 import { ThreadsService } from '../../core/threads/threads.service';
 
 /** `thread/*` (protocol.md §3.3–§3.8). */
 @Module({
   imports: [PersistenceModule, ThreadStateModule],
-  controllers: [ThreadsController],
-  providers: [ThreadsService],
+  providers: [ThreadsHandlers, ThreadsService],
   exports: [ThreadsService],
 })
 export class ThreadsModule {}

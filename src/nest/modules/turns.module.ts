@@ -8,14 +8,14 @@ import { TurnFinalizer } from '../../core/turns/turn-finalizer';
 import { TurnForwarder } from '../../core/turns/turn-forwarder';
 import { TurnLauncher } from '../../core/turns/turn-launcher';
 import { TurnShutdown } from '../../core/turns/turn-shutdown';
-import { TurnsController } from '../../protocols/app-server-v1/handlers/turns.controller';
+import { TurnsHandlers } from '../../protocols/app-server-v1/handlers/turns.handlers';
 import { TurnsService } from '../../core/turns/turns.service';
 
 /** `turn/*` (protocol.md §3.9–§3.12), each turn's background life (§8) and its shutdown (§1.9). */
 @Module({
   imports: [PersistenceModule, ThreadStateModule, ApprovalsModule],
-  controllers: [TurnsController],
   providers: [
+    TurnsHandlers,
     FollowUpQueue,
     ThreadChangeCounters,
     TurnLauncher,

@@ -8,7 +8,7 @@ import type { LoggerService } from '@nestjs/common';
 import { Connection } from '../../rpc/connection';
 import { JsonlFramer, type FramerEvent } from '../../transports/stdio/jsonl-framer';
 import type { MessageSink } from '../../rpc/message-sink';
-import type { RegisteredHandlerLookup, ShutdownReason, TransportHost } from '../../rpc/transport-host';
+import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
 import { Dispatcher } from './dispatcher';
 import { RpcErrors, causeMessage } from './errors';
@@ -64,10 +64,9 @@ export class AppServerCore implements TransportHost {
     return this.shutdownPromise !== null;
   }
 
-  /** Installs where handlers come from; called by the transport server when it starts listening. */
-  setHandlerLookup(lookup: RegisteredHandlerLookup): void {
-    // Nest registers every @MessagePattern handler with the (params, RpcContext) signature.
-    this.dispatcher.setHandlerLookup(lookup as HandlerLookup);
+  /** Installs where handlers come from (the protocol's `@RpcMethod` table, set up by the Nest wiring). */
+  setHandlerLookup(lookup: HandlerLookup): void {
+    this.dispatcher.setHandlerLookup(lookup);
   }
 
   /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */

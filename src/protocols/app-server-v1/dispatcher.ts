@@ -12,7 +12,6 @@
  * * client notifications and answers to server requests are handled on arrival, never queued.
  */
 import type { LoggerService } from '@nestjs/common';
-import { isObservable, lastValueFrom } from 'rxjs';
 import type { Connection } from '../../rpc/connection';
 import type { InboundEnvelope } from '../../rpc/envelope';
 import { RpcErrors, causeMessage, toRpcError, type RpcError } from './errors';
@@ -64,7 +63,7 @@ export class Dispatcher {
     private readonly logger: LoggerService,
   ) {}
 
-  /** Installs where handlers come from (the transport server's registered `@MessagePattern`s). */
+  /** Installs where handlers come from (the protocol's `@RpcMethod` table). */
   setHandlerLookup(lookup: HandlerLookup): void {
     this.lookupHandler = lookup;
   }
@@ -211,7 +210,7 @@ export class Dispatcher {
     if (spec === undefined || handler === null) throw RpcErrors.methodNotFound(method);
     const params = validateParams(spec, request.params);
     if (spec.needsRuntime && !this.options.runtimeConfigured) throw RpcErrors.runtimeNotConfigured();
-    return settle(await handler(params, context));
+    return await handler(params, context);
   }
 
   /** Only `initialized` has an effect, and only on an initialized connection (§1.6). */
@@ -221,7 +220,7 @@ export class Dispatcher {
     if (handler === null) return;
     const context = new RpcContext(connection, method, null);
     try {
-      await settle(await handler(params ?? {}, context));
+      await handler(params ?? {}, context);
       for (const callback of context.drainAfterResponse()) await callback();
     } catch (error) {
       this.logger.error(`notification ${method} failed: ${causeMessage(error)}`);
@@ -231,9 +230,4 @@ export class Dispatcher {
   private async answerError(connection: Connection, id: RequestId | null, error: RpcError): Promise<void> {
     await connection.send(errorMessage(id, error));
   }
-}
-
-/** A Nest handler returns a value, a promise or an observable; its last emission is the result. */
-async function settle(returned: unknown): Promise<unknown> {
-  return isObservable(returned) ? lastValueFrom(returned, { defaultValue: undefined }) : returned;
 }

@@ -1,20 +1,19 @@
 /**
- * What a `@MessagePattern` handler receives as its second argument (see docs/architecture.md,
+ * What an `@RpcMethod` handler receives as its second argument (see docs/architecture.md,
  * "Request handlers").
  */
-import { BaseRpcContext } from '@nestjs/microservices';
 import type { Connection } from '../../rpc/connection';
 import type { RequestId } from './wire-types';
 
 export type AfterResponseCallback = () => void | Promise<void>;
 
-/** A registered handler as the transport looks it up (Nest wraps the controller method). */
+/** A handler as the dispatcher calls it: validated params, then the request's context. */
 export type RpcHandler = (params: object, context: RpcContext) => unknown;
 
-/** Finds the handler Nest registered for a method; null when none is registered (yet). */
+/** Finds the handler of a method; null when none is registered (yet). */
 export type HandlerLookup = (method: string) => RpcHandler | null;
 
-export class RpcContext extends BaseRpcContext<[string]> {
+export class RpcContext {
   private readonly afterResponseCallbacks: AfterResponseCallback[] = [];
 
   constructor(
@@ -23,9 +22,7 @@ export class RpcContext extends BaseRpcContext<[string]> {
     readonly method: string,
     /** The request id; null for a client notification. */
     readonly requestId: RequestId | null,
-  ) {
-    super([method]);
-  }
+  ) {}
 
   get connectionId(): string {
     return this.connection.id;

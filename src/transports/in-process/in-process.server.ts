@@ -1,7 +1,8 @@
 /**
  * The in-process transport strategy (protocol.md §13): it moves no bytes itself — each in-process
  * client calls `AppServerCore.connect(sink)` and feeds its lines through the same line handler as
- * stdio. This strategy only hands the core the handlers Nest registered.
+ * stdio. Kept for applications that connect it as a microservice; the App Server works the same
+ * without it (its handlers do not come from a transport strategy).
  */
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { TransportHost } from '../../rpc/transport-host';
@@ -21,7 +22,6 @@ export class InProcessServer extends Server<Record<string, never>> implements Cu
       callback(new Error('InProcessServer: attach(core) must be called before listen()'));
       return;
     }
-    this.core.setHandlerLookup((method) => this.getHandlerByPattern(method));
     callback();
   }
 

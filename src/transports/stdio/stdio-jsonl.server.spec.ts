@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
 import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
-import type { RpcContext } from '../../protocols/app-server-v1/rpc-context';
+import type { RpcContext, RpcHandler } from '../../protocols/app-server-v1/rpc-context';
 import { StdioJsonlServer, type ProtocolStdout } from './stdio-jsonl.server';
 
 class FakeStdout extends EventEmitter implements ProtocolStdout {
@@ -46,15 +46,24 @@ function start(gate?: Promise<void>) {
     new ConnectionRegistry(),
     quiet,
   );
-  // What Nest does for each @MessagePattern: register the handler on the server.
-  server.addHandler('initialize', async (_params: object, ctx: RpcContext) => {
-    ctx.connection.state.initialized = true;
-    return { ok: true };
-  });
-  server.addHandler('model/list', async (_params: object, ctx: RpcContext) => {
-    if (gate !== undefined && ctx.requestId === 'slow') await gate;
-    return { models: [] };
-  });
+  // What the Nest wiring does with the @RpcMethod table.
+  const handlers = new Map<string, RpcHandler>([
+    [
+      'initialize',
+      async (_params: object, ctx: RpcContext) => {
+        ctx.connection.state.initialized = true;
+        return { ok: true };
+      },
+    ],
+    [
+      'model/list',
+      async (_params: object, ctx: RpcContext) => {
+        if (gate !== undefined && ctx.requestId === 'slow') await gate;
+        return { models: [] };
+      },
+    ],
+  ]);
+  core.setHandlerLookup((method) => handlers.get(method) ?? null);
   server.attach(core);
   const hooks: string[] = [];
   core.onShutdown(async ({ reason }) => void hooks.push(reason));

@@ -1,8 +1,7 @@
 /**
  * The stdio transport (protocol.md §1.1, §1.9) as a Nest custom transport strategy: stdin bytes go
  * through the core's line handler, outbound lines go to stdout honouring `drain`. One process = one
- * connection. The handlers are the `@MessagePattern` / `@EventPattern` methods Nest registered on
- * this server.
+ * connection. Handlers come from the protocol layer, not from this strategy.
  *
  * Shutdown (§1.9): stdin EOF (lines already read are processed first), SIGTERM / SIGINT (waiting
  * requests discarded) and stdout EPIPE / EBADF (nothing more is written) run the core's shutdown
@@ -93,7 +92,6 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
       callback(new Error('StdioJsonlServer: attach(core) must be called before listen()'));
       return;
     }
-    core.setHandlerLookup((method) => this.getHandlerByPattern(method));
     const { stdin, stdout } = this.io;
     const sink: MessageSink = {
       write: (line) => stdout.write(line),

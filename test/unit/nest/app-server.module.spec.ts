@@ -7,6 +7,7 @@ import { DefaultAppServerHost } from '../../../src/core/host/default-app-server-
 import { startInProcessAppServer, type InProcessAppServer } from '../../../src/nest/in-process-app-server';
 import { RpcErrors } from '../../../src/protocols/app-server-v1/errors';
 import { NestFactory } from '@nestjs/core';
+import { AppServerCore } from '../../../src/protocols/app-server-v1/app-server-core';
 import { RecordingSink, SilentLogger, settle } from '../support/in-process-core';
 
 const MODELS = [
@@ -108,6 +109,24 @@ describe('AppServerModule in-process (Nest wiring)', () => {
     await expect(b.call('model/list')).resolves.toMatchObject({ error: { code: -32010 } });
     await expect(a.call('model/list')).resolves.toMatchObject({ result: { models: [] } });
     expect(a.connection.id).not.toBe(b.connection.id);
+  });
+
+  it('serves requests in a plain Nest application context, with no transport strategy', async () => {
+    @Module({ imports: [AppServerModule.forRoot({ store: { path: ':memory:' }, models: MODELS })] })
+    class ProductModule {}
+    const app = await NestFactory.createApplicationContext(ProductModule, { logger: false });
+    try {
+      await app.init();
+      const core = app.get(AppServerCore);
+      const client = await clientOf({ core } as InProcessAppServer);
+      await expect(client.call('initialize', { clientInfo: { name: 'ctx' } })).resolves.toMatchObject({
+        result: { protocolVersion: 'v1' },
+      });
+      await expect(client.call('model/list')).resolves.toMatchObject({ result: { models: [{ id: 'm1' }] } });
+    } finally {
+      await app.get(AppServerCore).shutdown('signal');
+      await app.close();
+    }
   });
 
   it('forRootAsync resolves defaults from a factory with injected dependencies', async () => {

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { of } from 'rxjs';
 import type { ResolvedAppServerOptions } from '../../../../src/nest/app-server-options';
 import type { InitializeParamsDto } from '../../../../src/protocols/app-server-v1/dto';
 import { RpcErrors } from '../../../../src/protocols/app-server-v1/errors';
-import { InitializeController } from '../../../../src/protocols/app-server-v1/handlers/initialize.controller';
+import { InitializeHandlers } from '../../../../src/protocols/app-server-v1/handlers/initialize.handlers';
 import { Notifier } from '../../../../src/protocols/app-server-v1/notifier';
 import type { RpcContext, RpcHandler } from '../../../../src/protocols/app-server-v1/rpc-context';
 import { createCoreHarness, deferred, settle, type CoreHarness } from '../../support/in-process-core';
@@ -11,7 +10,7 @@ import { createCoreHarness, deferred, settle, type CoreHarness } from '../../sup
 const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { clientInfo: { name: 'test' } } };
 
 function withInitialize(harness: CoreHarness, runtimeConfigured = true): CoreHarness {
-  const controller = new InitializeController({
+  const controller = new InitializeHandlers({
     runner: runtimeConfigured ? {} : null,
   } as ResolvedAppServerOptions);
   harness.handlers.set('initialize', (params, ctx) =>
@@ -350,7 +349,6 @@ describe('Dispatcher: handler outcomes', () => {
   it.each<[string, RpcHandler, unknown]>([
     ['a value', () => ({ models: [1] }), { result: { models: [1] } }],
     ['a promise', async () => ({ ok: true }), { result: { ok: true } }],
-    ['an observable (last value)', () => of({ n: 1 }, { n: 2 }), { result: { n: 2 } }],
     ['undefined (sent as null)', () => undefined, { result: null }],
     [
       'a thrown RpcError',

@@ -1,17 +1,17 @@
 /** `approval/resolve` (protocol.md §3.13): `{}` then `approval/resolved` after the response. */
-import { Controller, Inject } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import type { ApprovalResolveParamsDto } from '../dto';
 import { RpcErrors } from '../errors';
 import { RpcContext } from '../rpc-context';
 import { ApprovalRouter } from '../../../core/approvals/approval-router';
 
-@Controller()
-export class ApprovalsController {
+@Injectable()
+export class ApprovalsHandlers {
   constructor(@Inject(ApprovalRouter) private readonly router: ApprovalRouter) {}
 
-  @MessagePattern('approval/resolve')
-  resolve(@Payload() params: ApprovalResolveParamsDto, @Ctx() ctx: RpcContext): Record<string, never> {
+  @RpcMethod('approval/resolve')
+  resolve(params: ApprovalResolveParamsDto, ctx: RpcContext): Record<string, never> {
     const announce = this.router.resolveByClient(ctx.connectionId, params);
     if (announce === null) throw RpcErrors.unknownApprovalRequest();
     ctx.afterResponse(announce);

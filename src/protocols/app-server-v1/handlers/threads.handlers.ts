@@ -4,8 +4,8 @@
  * `thread/status/changed(archived)`; a closing thread/unsubscribe → `thread/closed`,
  * `thread/status/changed(closed)`.
  */
-import { Controller, Inject } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import type {
   ThreadArchiveParamsDto,
   ThreadForkParamsDto,
@@ -30,15 +30,15 @@ import type {
 import { ThreadNotifications } from '../../../core/threads/thread-notifications';
 import { ThreadsService } from '../../../core/threads/threads.service';
 
-@Controller()
-export class ThreadsController {
+@Injectable()
+export class ThreadsHandlers {
   constructor(
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
   ) {}
 
-  @MessagePattern('thread/start')
-  async start(@Payload() params: ThreadStartParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadStartResponse> {
+  @RpcMethod('thread/start')
+  async start(params: ThreadStartParamsDto, ctx: RpcContext): Promise<ThreadStartResponse> {
     const result = await this.threads.start(params, ctx.connectionId);
     ctx.afterResponse(() =>
       this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),
@@ -46,31 +46,25 @@ export class ThreadsController {
     return result;
   }
 
-  @MessagePattern('thread/resume')
-  async resume(
-    @Payload() params: ThreadResumeParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<ThreadResumeResponse> {
+  @RpcMethod('thread/resume')
+  async resume(params: ThreadResumeParamsDto, ctx: RpcContext): Promise<ThreadResumeResponse> {
     const { response, afterResponse } = await this.threads.resume(params, ctx.connectionId);
     if (afterResponse !== null) ctx.afterResponse(afterResponse);
     return response;
   }
 
-  @MessagePattern('thread/read')
-  read(@Payload() params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+  @RpcMethod('thread/read')
+  read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
     return this.threads.read(params);
   }
 
-  @MessagePattern('thread/list')
-  list(@Payload() params: ThreadListParamsDto): Promise<ThreadListResponse> {
+  @RpcMethod('thread/list')
+  list(params: ThreadListParamsDto): Promise<ThreadListResponse> {
     return this.threads.list(params);
   }
 
-  @MessagePattern('thread/archive')
-  async archive(
-    @Payload() params: ThreadArchiveParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<ThreadArchiveResponse> {
+  @RpcMethod('thread/archive')
+  async archive(params: ThreadArchiveParamsDto, ctx: RpcContext): Promise<ThreadArchiveResponse> {
     const { threadId } = params;
     await this.threads.archive(threadId);
     ctx.afterResponse(async () => {
@@ -88,8 +82,8 @@ export class ThreadsController {
   }
 
   /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
-  @MessagePattern('thread/fork')
-  async fork(@Payload() params: ThreadForkParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadForkResponse> {
+  @RpcMethod('thread/fork')
+  async fork(params: ThreadForkParamsDto, ctx: RpcContext): Promise<ThreadForkResponse> {
     const result = await this.threads.fork(params, ctx.connectionId);
     const { threadId, agentKey, cwd, status } = result;
     ctx.afterResponse(() =>
@@ -99,11 +93,8 @@ export class ThreadsController {
   }
 
   /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
-  @MessagePattern('thread/metadata/update')
-  async updateMetadata(
-    @Payload() params: ThreadMetadataUpdateParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<AppThread> {
+  @RpcMethod('thread/metadata/update')
+  async updateMetadata(params: ThreadMetadataUpdateParamsDto, ctx: RpcContext): Promise<AppThread> {
     const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
     ctx.afterResponse(() =>
       this.notifications.toRequesterAndSubscribers(thread.threadId, ctx.connectionId, 'thread/updated', {
@@ -113,11 +104,8 @@ export class ThreadsController {
     return thread;
   }
 
-  @MessagePattern('thread/unsubscribe')
-  async unsubscribe(
-    @Payload() params: ThreadUnsubscribeParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<ThreadUnsubscribeResponse> {
+  @RpcMethod('thread/unsubscribe')
+  async unsubscribe(params: ThreadUnsubscribeParamsDto, ctx: RpcContext): Promise<ThreadUnsubscribeResponse> {
     const result = await this.threads.unsubscribe(params.threadId, ctx.connectionId);
     if (result.closed) {
       const { threadId } = result;

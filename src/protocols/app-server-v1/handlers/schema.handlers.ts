@@ -1,15 +1,15 @@
 /** `schema/export` (protocol.md §3.15): the committed schema files verbatim, never regenerated. */
-import { Controller } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
+import { Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import type { MessageTypes } from '../messages';
 import { committedSchemaFiles } from '../schema/committed-schema-files';
 
 export type SchemaExportResponse = MessageTypes['SchemaExportResponse'];
 
-@Controller()
-export class SchemaController {
+@Injectable()
+export class SchemaHandlers {
   /** Params (absent, null or `{}`) are checked by the dispatcher from the registry's `empty` mode. */
-  @MessagePattern('schema/export')
+  @RpcMethod('schema/export')
   export(): SchemaExportResponse {
     const files = committedSchemaFiles();
     return { jsonSchema: { ...files.jsonSchema }, typescript: { ...files.typescript } };

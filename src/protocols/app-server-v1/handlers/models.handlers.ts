@@ -1,6 +1,6 @@
 /** `model/list` (protocol.md §3.14): delegates to the host's catalog. */
-import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import {
   APP_SERVER_HOST,
   type AppServerHost,
@@ -14,13 +14,13 @@ export interface ModelListResponse {
   models: AppModelInfo[];
 }
 
-@Controller()
-export class ModelsController {
+@Injectable()
+export class ModelsHandlers {
   constructor(@Inject(APP_SERVER_HOST) private readonly host: AppServerHost) {}
 
   /** Host failures answer -32603 with the host's message. */
-  @MessagePattern('model/list')
-  async list(@Payload() params: ModelListParamsDto): Promise<ModelListResponse> {
+  @RpcMethod('model/list')
+  async list(params: ModelListParamsDto): Promise<ModelListResponse> {
     const request: ModelListParams = {};
     if (params.agentKey !== undefined) request.agentKey = params.agentKey;
     if (params.provider !== undefined) request.provider = params.provider;

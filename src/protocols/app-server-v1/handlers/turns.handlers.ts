@@ -3,8 +3,8 @@
  * `thread/status/changed(running)` and `turn/started` and starts forwarding; turn/interrupt
  * responds, then broadcasts the `approval/resolved` of the approvals it resolved (§7.5).
  */
-import { Controller, Inject } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import type { TurnControlParamsDto, TurnInterruptParamsDto, TurnStartParamsDto } from '../dto';
 import { RpcContext } from '../rpc-context';
 import type {
@@ -14,29 +14,29 @@ import type {
 } from '../../../core/turns/turn-responses';
 import { TurnsService } from '../../../core/turns/turns.service';
 
-@Controller()
-export class TurnsController {
+@Injectable()
+export class TurnsHandlers {
   constructor(@Inject(TurnsService) private readonly turns: TurnsService) {}
 
-  @MessagePattern('turn/start')
-  async start(@Payload() params: TurnStartParamsDto, @Ctx() ctx: RpcContext): Promise<TurnStartResponse> {
+  @RpcMethod('turn/start')
+  async start(params: TurnStartParamsDto, ctx: RpcContext): Promise<TurnStartResponse> {
     const { response, begin } = await this.turns.start(params, ctx.connectionId);
     ctx.afterResponse(begin);
     return response;
   }
 
-  @MessagePattern('turn/steer')
-  steer(@Payload() params: TurnControlParamsDto): TurnControlResponse {
+  @RpcMethod('turn/steer')
+  steer(params: TurnControlParamsDto): TurnControlResponse {
     return this.turns.steer(params);
   }
 
-  @MessagePattern('turn/followUp')
-  followUp(@Payload() params: TurnControlParamsDto): TurnControlResponse {
+  @RpcMethod('turn/followUp')
+  followUp(params: TurnControlParamsDto): TurnControlResponse {
     return this.turns.followUp(params);
   }
 
-  @MessagePattern('turn/interrupt')
-  interrupt(@Payload() params: TurnInterruptParamsDto, @Ctx() ctx: RpcContext): TurnInterruptResponse {
+  @RpcMethod('turn/interrupt')
+  interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): TurnInterruptResponse {
     const { response, announcements } = this.turns.interrupt(params);
     ctx.afterResponse(async () => {
       for (const announce of announcements) await announce();

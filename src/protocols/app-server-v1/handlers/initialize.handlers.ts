@@ -3,20 +3,20 @@
  * already answered `-32011` for a second `initialize` (checked before params) and validated params;
  * a failed `initialize` never reaches this handler, so the connection stays uninitialized.
  */
-import { Controller, Inject } from '@nestjs/common';
-import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcMethod } from './rpc-method';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../nest/app-server-options';
 import type { InitializeParamsDto } from '../dto';
 import { RpcErrors } from '../errors';
 import { initializeResult, type InitializeResponse } from '../initialize-result';
 import { RpcContext } from '../rpc-context';
 
-@Controller()
-export class InitializeController {
+@Injectable()
+export class InitializeHandlers {
   constructor(@Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions) {}
 
-  @MessagePattern('initialize')
-  initialize(@Payload() params: InitializeParamsDto, @Ctx() context: RpcContext): InitializeResponse {
+  @RpcMethod('initialize')
+  initialize(params: InitializeParamsDto, context: RpcContext): InitializeResponse {
     const { state } = context.connection;
     if (state.initialized) throw RpcErrors.alreadyInitialized();
     const { clientInfo, capabilities } = params;
@@ -33,8 +33,8 @@ export class InitializeController {
   }
 
   /** Idempotent; the dispatcher only delivers it on an initialized connection. */
-  @EventPattern('initialized')
-  initialized(@Payload() _params: unknown, @Ctx() context: RpcContext): void {
+  @RpcMethod('initialized')
+  initialized(_params: unknown, context: RpcContext): void {
     if (context.connection.state.initialized) context.connection.state.readyForNotifications = true;
   }
 }
