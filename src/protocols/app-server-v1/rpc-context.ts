@@ -4,7 +4,7 @@
  */
 import { BaseRpcContext } from '@nestjs/microservices';
 import type { Connection } from '../../rpc/connection';
-import type { RequestId } from './wire-types';
+import type { RequestId } from '../../rpc/request-id';
 
 export type AfterResponseCallback = () => void | Promise<void>;
 

@@ -17,16 +17,15 @@ import type {
   ThreadUnsubscribeParamsDto,
 } from '../dto';
 import { RpcContext } from '../rpc-context';
-import type { AppThread } from '../wire-types';
 import type {
-  ThreadArchiveResponse,
-  ThreadForkResponse,
-  ThreadListResponse,
-  ThreadReadResponse,
-  ThreadResumeResponse,
-  ThreadStartResponse,
-  ThreadUnsubscribeResponse,
-} from '../../../core/threads/thread-responses';
+  AppThread,
+  ThreadArchival,
+  ThreadForkSummary,
+  ThreadPage,
+  ThreadSnapshot,
+  ThreadSummary,
+  ThreadUnsubscription,
+} from '../../../core/model/types';
 import { ThreadNotifications } from '../../../core/threads/thread-notifications';
 import { ThreadsService } from '../../../core/threads/threads.service';
 
@@ -38,7 +37,7 @@ export class ThreadsController {
   ) {}
 
   @MessagePattern('thread/start')
-  async start(@Payload() params: ThreadStartParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadStartResponse> {
+  async start(@Payload() params: ThreadStartParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadSummary> {
     const result = await this.threads.start(params, ctx.connectionId);
     ctx.afterResponse(() =>
       this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),
@@ -47,30 +46,24 @@ export class ThreadsController {
   }
 
   @MessagePattern('thread/resume')
-  async resume(
-    @Payload() params: ThreadResumeParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<ThreadResumeResponse> {
+  async resume(@Payload() params: ThreadResumeParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadSnapshot> {
     const { response, afterResponse } = await this.threads.resume(params, ctx.connectionId);
     if (afterResponse !== null) ctx.afterResponse(afterResponse);
     return response;
   }
 
   @MessagePattern('thread/read')
-  read(@Payload() params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+  read(@Payload() params: ThreadReadParamsDto): Promise<ThreadSnapshot> {
     return this.threads.read(params);
   }
 
   @MessagePattern('thread/list')
-  list(@Payload() params: ThreadListParamsDto): Promise<ThreadListResponse> {
+  list(@Payload() params: ThreadListParamsDto): Promise<ThreadPage> {
     return this.threads.list(params);
   }
 
   @MessagePattern('thread/archive')
-  async archive(
-    @Payload() params: ThreadArchiveParamsDto,
-    @Ctx() ctx: RpcContext,
-  ): Promise<ThreadArchiveResponse> {
+  async archive(@Payload() params: ThreadArchiveParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadArchival> {
     const { threadId } = params;
     await this.threads.archive(threadId);
     ctx.afterResponse(async () => {
@@ -89,7 +82,7 @@ export class ThreadsController {
 
   /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
   @MessagePattern('thread/fork')
-  async fork(@Payload() params: ThreadForkParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadForkResponse> {
+  async fork(@Payload() params: ThreadForkParamsDto, @Ctx() ctx: RpcContext): Promise<ThreadForkSummary> {
     const result = await this.threads.fork(params, ctx.connectionId);
     const { threadId, agentKey, cwd, status } = result;
     ctx.afterResponse(() =>
@@ -117,7 +110,7 @@ export class ThreadsController {
   async unsubscribe(
     @Payload() params: ThreadUnsubscribeParamsDto,
     @Ctx() ctx: RpcContext,
-  ): Promise<ThreadUnsubscribeResponse> {
+  ): Promise<ThreadUnsubscription> {
     const result = await this.threads.unsubscribe(params.threadId, ctx.connectionId);
     if (result.closed) {
       const { threadId } = result;

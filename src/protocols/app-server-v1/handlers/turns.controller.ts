@@ -7,11 +7,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type { TurnControlParamsDto, TurnInterruptParamsDto, TurnStartParamsDto } from '../dto';
 import { RpcContext } from '../rpc-context';
-import type {
-  TurnControlResponse,
-  TurnInterruptResponse,
-  TurnStartResponse,
-} from '../../../core/turns/turn-responses';
+import type { TurnCancellation, TurnQueued, TurnStart } from '../../../core/model/types';
 import { TurnsService } from '../../../core/turns/turns.service';
 
 @Controller()
@@ -19,24 +15,24 @@ export class TurnsController {
   constructor(@Inject(TurnsService) private readonly turns: TurnsService) {}
 
   @MessagePattern('turn/start')
-  async start(@Payload() params: TurnStartParamsDto, @Ctx() ctx: RpcContext): Promise<TurnStartResponse> {
+  async start(@Payload() params: TurnStartParamsDto, @Ctx() ctx: RpcContext): Promise<TurnStart> {
     const { response, begin } = await this.turns.start(params, ctx.connectionId);
     ctx.afterResponse(begin);
     return response;
   }
 
   @MessagePattern('turn/steer')
-  steer(@Payload() params: TurnControlParamsDto): TurnControlResponse {
+  steer(@Payload() params: TurnControlParamsDto): TurnQueued {
     return this.turns.steer(params);
   }
 
   @MessagePattern('turn/followUp')
-  followUp(@Payload() params: TurnControlParamsDto): TurnControlResponse {
+  followUp(@Payload() params: TurnControlParamsDto): TurnQueued {
     return this.turns.followUp(params);
   }
 
   @MessagePattern('turn/interrupt')
-  interrupt(@Payload() params: TurnInterruptParamsDto, @Ctx() ctx: RpcContext): TurnInterruptResponse {
+  interrupt(@Payload() params: TurnInterruptParamsDto, @Ctx() ctx: RpcContext): TurnCancellation {
     const { response, announcements } = this.turns.interrupt(params);
     ctx.afterResponse(async () => {
       for (const announce of announcements) await announce();

@@ -9,7 +9,10 @@
  * the spec lists their members exhaustively; opaque objects (metadata, payload, arguments) are
  * `{"type": "object"}`.
  */
-import type { JsonObject, JsonValue } from '../wire-types';
+
+/** Any JSON value: the one hand-written type, since a recursive type cannot be built from fragments. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 
 /** A JSON Schema fragment as it is serialized (member order is the serialized order). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
