@@ -24,7 +24,8 @@ export {
 export { DefaultAppServerHost } from './core/host/default-app-server-host';
 export { startInProcessAppServer, type InProcessAppServer } from './nest/in-process-app-server';
 export { runStdioAppServer } from './nest/stdio-app-server';
-export type * from './protocols/app-server-v1/wire-types';
+export type * from './core/model/types';
+export type { RequestId } from './rpc/request-id';
 export {
   AppServerClient,
   AppServerClientError,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppServerStore } from '../../src/persistence/sqlite';
 import type { ItemVersion } from '../../src/persistence/sqlite';
-import type { AppItem } from '../../src/protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../src/core/model/types';
 
 const hexId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 const PROSE =

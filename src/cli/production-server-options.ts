@@ -18,7 +18,7 @@ import {
 import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../runtime/tools/types';
 import type { AppServerModuleOptions } from '../nest/app-server-options';
-import type { AppModelInfo } from '../protocols/app-server-v1/wire-types';
+import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
 
 /** A configuration problem detected before stdin is read: exit code 2. */

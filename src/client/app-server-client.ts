@@ -52,6 +52,7 @@ import type {
 } from './client-types';
 import { MessageBacklog } from './message-backlog';
 import { resultDecodingProblem } from './result-decoder';
+import { causeMessage } from '../runtime/cause-message';
 
 export interface SpawnClientOptions extends SpawnTransportOptions {
   requestTimeoutMs?: number;
@@ -92,10 +93,6 @@ type Envelope = Record<string, unknown>;
 
 function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class AppServerClient {
@@ -368,7 +365,7 @@ export class AppServerClient {
       .then(() => handler(message.params as ApprovalRequestParams))
       .then(
         (response) => this.respond(id, response),
-        (error: unknown) => this.respondError(id, { code: -32603, message: errorMessage(error) }),
+        (error: unknown) => this.respondError(id, { code: -32603, message: causeMessage(error) }),
       )
       .catch(() => undefined); // the client was closed meanwhile: nothing to answer
   }

@@ -9,9 +9,10 @@ import type {
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
 } from '../protocols/app-server-v1/registry';
-import type { RequestId } from '../protocols/app-server-v1/wire-types';
+import type { RequestId } from '../rpc/request-id';
 
-export type { JsonObject, JsonValue, RequestId } from '../protocols/app-server-v1/wire-types';
+export type { JsonObject, JsonValue } from '../core/model/types';
+export type { RequestId } from '../rpc/request-id';
 
 /** A client request method (what `request()` accepts). */
 export type ClientMethod = ClientRequestMethod;

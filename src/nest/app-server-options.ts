@@ -5,7 +5,7 @@ import type { Runner } from '../runtime/runner';
 import type { RunConfig } from '../runtime/run-config';
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { AppServerHost } from '../core/host/app-server-host';
-import type { AppModelInfo } from '../protocols/app-server-v1/wire-types';
+import type { AppModelInfo } from '../core/model/types';
 
 export interface AppServerModuleOptions {
   /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */

@@ -9,7 +9,7 @@ import { AppServerModule } from './app-server.module';
 import { StderrLogger } from './stderr-logger';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import { StoreError } from '../persistence/sqlite/store-errors';
-import { causeMessage } from '../protocols/app-server-v1/errors';
+import { causeMessage } from '../runtime/cause-message';
 import { StdioJsonlServer, type StdioStreams } from '../transports/stdio/stdio-jsonl.server';
 
 export async function runStdioAppServer(

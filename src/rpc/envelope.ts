@@ -2,8 +2,8 @@
  * Inbound classification of one parsed JSON value (protocol.md §1.3) and the `-32600` id echo rule
  * (§1.4). Pure: no I/O, no connection state.
  */
-import type { RpcErrorObject } from '../protocols/app-server-v1/errors';
-import type { RequestId } from '../protocols/app-server-v1/wire-types';
+import type { RpcErrorObject } from './rpc-error';
+import type { RequestId } from './request-id';
 
 export type InboundEnvelope =
   /** `params` is `undefined` when absent or `null` (§1.3: null means absent). */

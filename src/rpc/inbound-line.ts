@@ -2,8 +2,8 @@
  * Steps 1–4 of the inbound line algorithm (protocol.md §1.2) for one framed line. Pure.
  */
 import { classifyEnvelope, type InboundEnvelope } from './envelope';
-import { RpcErrors, type RpcError } from '../protocols/app-server-v1/errors';
-import type { RequestId } from '../protocols/app-server-v1/wire-types';
+import { JsonRpcErrors, type RpcError } from './rpc-error';
+import type { RequestId } from './request-id';
 
 export type LineVerdict =
   | { kind: 'ignore' }
@@ -18,22 +18,22 @@ const BLANK_LINE = /^[ \t\r\n]*$/;
 
 export function interpretLine(line: Uint8Array, maxMessageBytes: number): LineVerdict {
   if (line.length > maxMessageBytes)
-    return { kind: 'error', id: null, error: RpcErrors.inputTooLarge(maxMessageBytes) };
+    return { kind: 'error', id: null, error: JsonRpcErrors.inputTooLarge(maxMessageBytes) };
   let text: string;
   try {
     text = utf8.decode(line);
   } catch {
-    return { kind: 'error', id: null, error: RpcErrors.parseError() };
+    return { kind: 'error', id: null, error: JsonRpcErrors.parseError() };
   }
   if (BLANK_LINE.test(text)) return { kind: 'ignore' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { kind: 'error', id: null, error: RpcErrors.parseError() };
+    return { kind: 'error', id: null, error: JsonRpcErrors.parseError() };
   }
   const envelope = classifyEnvelope(value);
   if (envelope.kind === 'invalid')
-    return { kind: 'error', id: envelope.echoId, error: RpcErrors.invalidRequest() };
+    return { kind: 'error', id: envelope.echoId, error: JsonRpcErrors.invalidRequest() };
   return { kind: 'envelope', envelope };
 }

@@ -1,6 +1,6 @@
 /** The outbound envelopes of protocol.md §1.4. Every message carries `"jsonrpc":"2.0"`. */
-import type { RpcError } from '../protocols/app-server-v1/errors';
-import type { RequestId } from '../protocols/app-server-v1/wire-types';
+import type { RpcError } from './rpc-error';
+import type { RequestId } from './request-id';
 
 export function responseMessage(id: RequestId, result: unknown): object {
   return { jsonrpc: '2.0', id, result };

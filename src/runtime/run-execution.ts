@@ -12,6 +12,7 @@ import { buildRunResult, type RunIdentity } from './run-result';
 import { prepareRun, type RunPlan, type RunnerDefaults } from './run-setup';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
+import { causeMessage } from './cause-message';
 
 export interface RunLaunch {
   runner: RunnerDefaults;
@@ -22,10 +23,6 @@ export interface RunLaunch {
   journal: RunJournal;
   /** Fail-open event store warnings; default stderr. */
   warn?: (line: string) => void;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRunScope {
@@ -110,7 +107,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
     });
   } catch (error) {
     // A defect inside the loop still ends the run with one terminal event.
-    outcome = failedOutcome(messageOf(error), conversation.lastAssistantText());
+    outcome = failedOutcome(causeMessage(error), conversation.lastAssistantText());
   }
   outcome = relabelIfCancelled(outcome, control.cancelReason, conversation.lastAssistantText());
 

@@ -9,16 +9,13 @@ import { executeRun } from './run-execution';
 import { LiveRunHandle } from './run-handle';
 import { RunJournal } from './run-journal';
 import { DEFAULT_WORKSPACE } from './run-setup';
+import { causeMessage } from './cause-message';
 
 export interface RunnerOptions {
   modelProvider?: ModelProvider;
   /** Default tool root ("./workspace"). */
   workspace?: string;
   defaultRunConfig?: RunConfig;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class Runner {
@@ -49,8 +46,8 @@ export class Runner {
             resolve(result);
           },
           (error: unknown) => {
-            control.settle(messageOf(error));
-            reject(error instanceof Error ? error : new Error(messageOf(error)));
+            control.settle(causeMessage(error));
+            reject(error instanceof Error ? error : new Error(causeMessage(error)));
           },
         );
       });

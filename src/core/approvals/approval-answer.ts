@@ -3,7 +3,7 @@
  * params (§4.12). Pure and table-tested.
  */
 import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
-import type { ApprovalResolvedParams } from '../../protocols/app-server-v1/wire-types';
+import type { ApprovalResolvedParams } from '../model/types';
 
 /** The internal reason strings of protocol.md §6 that surface in `approval/resolved.reason`. */
 export const APPROVAL_REASONS = {

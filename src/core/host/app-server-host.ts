@@ -1,7 +1,7 @@
 /** The product integration boundary (protocol.md §10.1). The server only calls this interface. */
 import type { Agent } from '../../runtime/agent';
 import type { RunConfig } from '../../runtime/run-config';
-import type { AppModelInfo } from '../../protocols/app-server-v1/wire-types';
+import type { AppModelInfo } from '../model/types';
 
 export interface HostTurnRequest {
   threadId: string;

@@ -6,7 +6,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Agent } from '../../runtime/agent';
 import type { RunConfig } from '../../runtime/run-config';
-import type { AppModelInfo } from '../../protocols/app-server-v1/wire-types';
+import type { AppModelInfo } from '../model/types';
 import type { AppServerHost, HostTurnRequest, ModelListParams } from './app-server-host';
 
 export interface DefaultAppServerHostOptions {

@@ -1,5 +1,5 @@
 /** The reported thread status (protocol.md §8.1): the first row that applies. Pure. */
-import type { ThreadStatus } from '../../protocols/app-server-v1/wire-types';
+import type { ThreadStatus } from '../model/types';
 
 export interface ThreadStatusFacts {
   /** The in-memory closed flag. */

@@ -1,31 +1,31 @@
 /**
  * Thread lifecycle (protocol.md §3.3–§3.8): create, snapshot (read/resume with the running turn's
  * in-memory items), list with reported statuses, archive, unsubscribe. Store failures propagate and
- * answer -32603 with the cause's message; notifications are sent by the controller after the response.
+ * answer -32603 with the cause's message; notifications are sent by the v1 handlers after the response.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { newItemId, newThreadId, newTurnId } from '../ids';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { completeReplay } from '../../persistence/sqlite/item-replay';
-import { InvalidThreadCursorError } from '../../persistence/sqlite/store-errors';
 import { toAppThread, type StoredThread } from '../../persistence/sqlite/stored-records';
+import { DomainErrors } from '../domain-error';
 import type {
-  ThreadForkParamsDto,
-  ThreadListParamsDto,
-  ThreadReadParamsDto,
-  ThreadResumeParamsDto,
-  ThreadStartParamsDto,
-} from '../../protocols/app-server-v1/dto';
-import { RpcErrors } from '../../protocols/app-server-v1/errors';
-import type { AppThread, ThreadStatus } from '../../protocols/app-server-v1/wire-types';
+  AppThread,
+  ThreadForkSummary,
+  ThreadPage,
+  ThreadSnapshot,
+  ThreadStatus,
+  ThreadSummary,
+  ThreadUnsubscription,
+} from '../model/types';
 import { ActiveTurns } from '../turns/active-turns';
 import type {
-  ThreadForkResponse,
-  ThreadListResponse,
-  ThreadReadResponse,
-  ThreadStartResponse,
-  ThreadUnsubscribeResponse,
-} from './thread-responses';
+  ThreadForkRequest,
+  ThreadListRequest,
+  ThreadReadRequest,
+  ThreadResumeRequest,
+  ThreadStartRequest,
+} from './thread-requests';
 import { ThreadNotifications } from './thread-notifications';
 import { reportedThreadStatus } from './thread-status';
 import { ThreadSubscriptions } from './thread-subscriptions';
@@ -39,7 +39,7 @@ export interface ItemWindow {
 
 /** A resume answer plus the step that ends the requester's hold right after the response. */
 export interface ResumeOutcome {
-  response: ThreadReadResponse;
+  response: ThreadSnapshot;
   afterResponse: (() => Promise<void>) | null;
 }
 
@@ -53,7 +53,7 @@ export class ThreadsService {
   ) {}
 
   /** Creates the thread and subscribes the requester (§3.3). */
-  async start(params: ThreadStartParamsDto, requesterId: string): Promise<ThreadStartResponse> {
+  async start(params: ThreadStartRequest, requesterId: string): Promise<ThreadSummary> {
     const thread = await this.store.threads.create({
       threadId: newThreadId(),
       agentKey: params.agentKey ?? DEFAULT_AGENT_KEY,
@@ -68,7 +68,7 @@ export class ThreadsService {
    * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
    */
-  async resume(params: ThreadResumeParamsDto, requesterId: string): Promise<ResumeOutcome> {
+  async resume(params: ThreadResumeRequest, requesterId: string): Promise<ResumeOutcome> {
     const { threadId } = await this.requireThread(params.threadId);
     this.subscriptions.clearClosed(threadId);
     const window = { afterItemId: params.afterItemId };
@@ -92,38 +92,30 @@ export class ThreadsService {
   }
 
   /** §3.5: does not subscribe. */
-  read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+  read(params: ThreadReadRequest): Promise<ThreadSnapshot> {
     return this.snapshot(params.threadId, { afterItemId: params.afterItemId, limit: params.limit });
   }
 
-  /** §3.6; a cursor this store did not hand out is `/cursor` `is invalid`. */
-  async list(params: ThreadListParamsDto): Promise<ThreadListResponse> {
-    let page;
-    try {
-      page = await this.store.threads.list({
-        archived: params.archived,
-        includeArchived: params.includeArchived,
-        limit: params.limit,
-        cursor: params.cursor,
-      });
-    } catch (error) {
-      if (error instanceof InvalidThreadCursorError) {
-        throw RpcErrors.invalidParams([{ path: '/cursor', message: error.message }]);
-      }
-      throw error;
-    }
+  /** §3.6; a cursor this store did not hand out rejects with the store's InvalidCursor DomainError. */
+  async list(params: ThreadListRequest): Promise<ThreadPage> {
+    const page = await this.store.threads.list({
+      archived: params.archived,
+      includeArchived: params.includeArchived,
+      limit: params.limit,
+      cursor: params.cursor,
+    });
     return { threads: page.threads.map((thread) => this.toWire(thread)), nextCursor: page.nextCursor };
   }
 
   /** §3.7: sets archivedAt = updatedAt = now and clears the closed flag; subscriptions and turns untouched. */
   async archive(threadId: string): Promise<void> {
     const archived = await this.store.threads.archive(threadId, Date.now());
-    if (archived === null) throw RpcErrors.threadNotFound();
+    if (archived === null) throw DomainErrors.threadNotFound();
     this.subscriptions.clearClosed(threadId);
   }
 
   /** history.md §2: the copy is never archived; the requester is subscribed to it. */
-  async fork(params: ThreadForkParamsDto, requesterId: string): Promise<ThreadForkResponse> {
+  async fork(params: ThreadForkRequest, requesterId: string): Promise<ThreadForkSummary> {
     const outcome = await this.store.forkThread({
       sourceThreadId: params.threadId,
       turnId: params.turnId,
@@ -133,15 +125,15 @@ export class ThreadsService {
       newTurnId,
       newItemId,
     });
-    if (outcome.kind === 'threadNotFound') throw RpcErrors.threadNotFound();
-    if (outcome.kind === 'turnNotFound') throw RpcErrors.forkTurnNotFound();
-    if (outcome.kind === 'noFinishedTurn') throw RpcErrors.forkNoFinishedTurn();
+    if (outcome.kind === 'threadNotFound') throw DomainErrors.threadNotFound();
+    if (outcome.kind === 'turnNotFound') throw DomainErrors.forkTurnNotFound();
+    if (outcome.kind === 'noFinishedTurn') throw DomainErrors.forkNoFinishedTurn();
     const { thread } = outcome;
     return { ...this.subscribeRequester(thread, requesterId), forkedFrom: outcome.origin };
   }
 
   /** A new thread (started or forked) is the requester's: subscribed, answered with its start shape. */
-  private subscribeRequester(thread: StoredThread, requesterId: string): ThreadStartResponse {
+  private subscribeRequester(thread: StoredThread, requesterId: string): ThreadSummary {
     this.subscriptions.subscribe(thread.threadId, requesterId);
     return {
       threadId: thread.threadId,
@@ -154,12 +146,12 @@ export class ThreadsService {
   /** history.md §3; archived threads can be updated too. */
   async updateMetadata(threadId: string, patch: Record<string, unknown>): Promise<AppThread> {
     const updated = await this.store.threads.patchMetadata(threadId, patch, Date.now());
-    if (updated === null) throw RpcErrors.threadNotFound();
+    if (updated === null) throw DomainErrors.threadNotFound();
     return this.toWire(updated);
   }
 
   /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */
-  async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscribeResponse> {
+  async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscription> {
     await this.requireThread(threadId);
     this.subscriptions.unsubscribe(threadId, requesterId);
     const closed = !this.subscriptions.hasSubscribers(threadId) && !this.activeTurns.isBusy(threadId);
@@ -178,7 +170,7 @@ export class ThreadsService {
 
   private async requireThread(threadId: string): Promise<StoredThread> {
     const thread = await this.store.threads.get(threadId);
-    if (thread === null) throw RpcErrors.threadNotFound();
+    if (thread === null) throw DomainErrors.threadNotFound();
     return thread;
   }
 
@@ -187,9 +179,9 @@ export class ThreadsService {
    * read) overlaid with the live turn's in-memory versions, taken last so the snapshot is as recent
    * as possible. An unknown thread is `Thread not found`.
    */
-  private async snapshot(threadId: string, window: ItemWindow): Promise<ThreadReadResponse> {
+  private async snapshot(threadId: string, window: ItemWindow): Promise<ThreadSnapshot> {
     const stored = await this.store.readThread(threadId, window);
-    if (stored === null) throw RpcErrors.threadNotFound();
+    if (stored === null) throw DomainErrors.threadNotFound();
     const live = this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
     const items = completeReplay(stored.items, live, window);
     return { thread: this.toWire(stored.thread), turns: stored.turns, items };

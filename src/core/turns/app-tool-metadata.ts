@@ -1,6 +1,6 @@
 /** camelCase `toolMetadata` of toolCall items (protocol.md §5.4), without `result_retention`. */
 import type { ToolMetadata } from '../../runtime/tools/types';
-import type { AppToolMetadata } from '../../protocols/app-server-v1/wire-types';
+import type { AppToolMetadata } from '../model/types';
 
 export function toAppToolMetadata(metadata: ToolMetadata): AppToolMetadata {
   return {

@@ -1,6 +1,6 @@
 /** Approval texts and params derived from runtime approval events (protocol.md §4.11, §4.12, §9.3). */
 import type { RunEventOf } from '../../runtime/events/types';
-import type { ApprovalDecisionValue, ApprovalResolvedParams } from '../../protocols/app-server-v1/wire-types';
+import type { ApprovalDecisionValue, ApprovalResolvedParams } from '../model/types';
 
 export const APPROVAL_PREVIEW_MAX_CODE_POINTS = 200;
 

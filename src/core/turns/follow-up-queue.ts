@@ -1,6 +1,6 @@
 /** Per-thread FIFO of `turn/followUp` inputs (protocol.md §3.11), in memory, bounded per thread. */
 import { Injectable } from '@nestjs/common';
-import { RpcErrors } from '../../protocols/app-server-v1/errors';
+import { DomainErrors } from '../domain-error';
 
 /**
  * At most this many follow-ups wait per thread: without a bound a client looping on `turn/followUp`
@@ -15,7 +15,7 @@ export class FollowUpQueue {
   /** Appends the input; throws `-32602 Follow-up queue is full` when the thread already holds the maximum. */
   push(threadId: string, input: Record<string, unknown>[]): void {
     const queue = this.queues.get(threadId) ?? [];
-    if (queue.length >= MAX_QUEUED_FOLLOW_UPS) throw RpcErrors.followUpQueueFull(MAX_QUEUED_FOLLOW_UPS);
+    if (queue.length >= MAX_QUEUED_FOLLOW_UPS) throw DomainErrors.followUpQueueFull(MAX_QUEUED_FOLLOW_UPS);
     queue.push(structuredClone(input));
     this.queues.set(threadId, queue);
   }

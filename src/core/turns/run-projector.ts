@@ -15,7 +15,7 @@ import type {
   ApprovalRequestParams,
   ErrorWarningParams,
   TurnCompletedParams,
-} from '../../protocols/app-server-v1/wire-types';
+} from '../model/types';
 import { toAppToolMetadata } from './app-tool-metadata';
 import {
   approvalPreview,

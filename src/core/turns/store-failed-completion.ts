@@ -3,7 +3,7 @@
  * `failed` with the store error, never the run's own success — the client must not be told a turn
  * completed when the store does not hold it. Usage and budget figures stay (they describe the run).
  */
-import type { TurnCompletedParams } from '../../protocols/app-server-v1/wire-types';
+import type { TurnCompletedParams } from '../model/types';
 import type { TurnFinalization } from './run-projector';
 
 /** Fields of a run's success that a failed turn does not carry (§4.6). */

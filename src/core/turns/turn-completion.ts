@@ -4,7 +4,7 @@
  */
 import type { RunResult } from '../../runtime/run-config';
 import { emptyProtocolTokenUsage, toProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
-import type { TurnCompletedParams, TurnStatus } from '../../protocols/app-server-v1/wire-types';
+import type { CompletionReasonValue, TurnCompletedParams, TurnStatus } from '../model/types';
 
 export const DEFAULT_TURN_FAILED_ERROR = 'Turn failed';
 /** Error of a cancelled turn whose result carries no reason (the runtime's default cancel reason). */
@@ -36,7 +36,7 @@ export interface TurnCompletedProjection {
 
 interface Terminal {
   status: FinalTurnStatus;
-  completionReason?: string;
+  completionReason?: CompletionReasonValue;
   error?: string;
 }
 

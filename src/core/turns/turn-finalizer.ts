@@ -7,11 +7,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import { causeMessage } from '../../protocols/app-server-v1/errors';
+import { causeMessage } from '../../runtime/cause-message';
 import { ThreadNotifications } from '../threads/thread-notifications';
 import { ActiveTurns } from './active-turns';
 import type { RunningTurn } from './running-turn';
-import type { TurnCompletedParams } from '../../protocols/app-server-v1/wire-types';
+import type { TurnCompletedParams } from '../model/types';
 import type { TurnFinalization } from './run-projector';
 import { storeFailedCompletion } from './store-failed-completion';
 import type { TurnOutcome } from './turn-completion';

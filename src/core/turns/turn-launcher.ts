@@ -17,7 +17,7 @@ import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../ho
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { ThreadHasActiveTurnError } from '../../persistence/sqlite/store-errors';
 import type { StoredThread } from '../../persistence/sqlite/stored-records';
-import { RpcErrors } from '../../protocols/app-server-v1/errors';
+import { DomainErrors } from '../domain-error';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
@@ -49,15 +49,15 @@ export class TurnLauncher {
   /** Steps 2–3: the thread as stored now; -32020 when unknown, -32021 when archived. */
   async loadStartableThread(threadId: string): Promise<StoredThread> {
     const thread = await this.store.threads.get(threadId);
-    if (thread === null) throw RpcErrors.threadNotFound();
-    if (thread.archivedAt !== null) throw RpcErrors.threadArchived();
+    if (thread === null) throw DomainErrors.threadNotFound();
+    if (thread.archivedAt !== null) throw DomainErrors.threadArchived();
     return thread;
   }
 
   /** Steps 5–7 (the caller holds the thread's turn slot). */
   async launch(launch: TurnLaunch): Promise<RunningTurn> {
     const runner = this.options.runner;
-    if (runner === null) throw RpcErrors.runtimeNotConfigured();
+    if (runner === null) throw DomainErrors.runtimeNotConfigured();
     const { thread, input } = launch;
     const { threadId } = thread;
     const turnId = newTurnId();
@@ -85,15 +85,15 @@ export class TurnLauncher {
     try {
       handle = runner.start(agent, deriveInputText(input), config);
     } catch (error) {
-      throw RpcErrors.internal(error);
+      throw DomainErrors.internal(error);
     }
     try {
       await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
     } catch (error) {
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
       // Another server on the same store file started a turn on this thread first (§8.2).
-      if (error instanceof ThreadHasActiveTurnError) throw RpcErrors.threadAlreadyHasActiveTurn();
-      throw RpcErrors.internal(error);
+      if (error instanceof ThreadHasActiveTurnError) throw DomainErrors.threadAlreadyHasActiveTurn();
+      throw DomainErrors.internal(error);
     }
 
     const projector = new RunProjector({
@@ -125,7 +125,7 @@ export class TurnLauncher {
       const hostConfig = await this.host.buildRunConfig(request);
       return { agent, hostConfig };
     } catch (error) {
-      throw RpcErrors.internal(error);
+      throw DomainErrors.internal(error);
     }
   }
 }

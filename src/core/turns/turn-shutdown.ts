@@ -15,7 +15,7 @@ import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import type { ItemVersion } from '../../persistence/sqlite/stored-records';
 import type { TurnCompletion } from '../../persistence/sqlite/turn.repository';
 import { AppServerCore, type ShutdownContext } from '../../protocols/app-server-v1/app-server-core';
-import { causeMessage } from '../../protocols/app-server-v1/errors';
+import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from './active-turns';
 import { deriveInputText } from './input-text';
 import type { RunningTurn } from './running-turn';

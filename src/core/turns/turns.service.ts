@@ -7,20 +7,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter, type ApprovalAnnouncement } from '../approvals/approval-router';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
-import type {
-  TurnControlParamsDto,
-  TurnInterruptParamsDto,
-  TurnStartParamsDto,
-} from '../../protocols/app-server-v1/dto';
-import { RpcErrors, causeMessage } from '../../protocols/app-server-v1/errors';
-import type { ErrorWarningParams } from '../../protocols/app-server-v1/wire-types';
+import { DomainErrors } from '../domain-error';
+import { causeMessage } from '../../runtime/cause-message';
+import type { ErrorWarningParams, TurnCancellation, TurnQueued, TurnStart } from '../model/types';
 import { ThreadNotifications } from '../threads/thread-notifications';
 import { ThreadSubscriptions } from '../threads/thread-subscriptions';
 import { ActiveTurns } from './active-turns';
 import { FollowUpQueue } from './follow-up-queue';
 import { deriveInputText } from './input-text';
 import type { RunningTurn } from './running-turn';
-import type { TurnControlResponse, TurnInterruptResponse, TurnStartResponse } from './turn-responses';
+import type { TurnControlRequest, TurnInterruptRequest, TurnStartRequest } from './turn-requests';
 import { TurnFinalizer } from './turn-finalizer';
 import { TurnForwarder } from './turn-forwarder';
 import { TurnLauncher } from './turn-launcher';
@@ -31,12 +27,12 @@ export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 
 /** A started turn plus what the handler runs after its response. */
 export interface StartedTurn {
-  response: TurnStartResponse;
+  response: TurnStart;
   begin: () => Promise<void>;
 }
 
 export interface InterruptedTurn {
-  response: TurnInterruptResponse;
+  response: TurnCancellation;
   /** `approval/resolved` of the approvals the interrupt resolved, after the response. */
   announcements: ApprovalAnnouncement[];
 }
@@ -58,10 +54,10 @@ export class TurnsService {
   ) {}
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
-  async start(params: TurnStartParamsDto, requesterId: string): Promise<StartedTurn> {
+  async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {
     const thread = await this.launcher.loadStartableThread(params.threadId);
     const { threadId } = thread;
-    if (!this.activeTurns.tryReserve(threadId)) throw RpcErrors.threadAlreadyHasActiveTurn();
+    if (!this.activeTurns.tryReserve(threadId)) throw DomainErrors.threadAlreadyHasActiveTurn();
     let turn: RunningTurn;
     try {
       turn = await this.launcher.launch({
@@ -83,7 +79,7 @@ export class TurnsService {
   }
 
   /** §3.10: non-empty derived text is queued on the run; its userMessage carries the steer input. */
-  steer(params: TurnControlParamsDto): TurnControlResponse {
+  steer(params: TurnControlRequest): TurnQueued {
     const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
     const text = deriveInputText(params.input);
     if (text.length > 0) {
@@ -99,7 +95,7 @@ export class TurnsService {
   }
 
   /** §3.11: appends the input to the thread's follow-up FIFO. */
-  followUp(params: TurnControlParamsDto): TurnControlResponse {
+  followUp(params: TurnControlRequest): TurnQueued {
     const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
     this.followUps.push(turn.threadId, params.input);
     return { threadId: turn.threadId, turnId: turn.turnId, queued: true };
@@ -109,7 +105,7 @@ export class TurnsService {
    * §3.12, in one synchronous step: the turn's pending approvals resolved as timeout
    * "turn interrupted" (their server requests withdrawn), then the run cancelled.
    */
-  interrupt(params: TurnInterruptParamsDto): InterruptedTurn {
+  interrupt(params: TurnInterruptRequest): InterruptedTurn {
     const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
     const announcements = this.approvals.resolveTurn(turn.turnId, TURN_INTERRUPTED_REASON, 'deferred');
     const reason = params.reason?.trim() ?? '';
@@ -168,9 +164,9 @@ export class TurnsService {
   /** -32030 without an active turn (unknown threads included); -32031 on a non-empty mismatching id. */
   private requireActiveTurn(threadId: string, expectedTurnId: string | undefined): RunningTurn {
     const turn = this.activeTurns.running(threadId);
-    if (turn === undefined) throw RpcErrors.activeTurnNotFound();
+    if (turn === undefined) throw DomainErrors.activeTurnNotFound();
     if (expectedTurnId !== undefined && expectedTurnId !== '' && expectedTurnId !== turn.turnId) {
-      throw RpcErrors.turnIdMismatch();
+      throw DomainErrors.turnIdMismatch();
     }
     return turn;
   }

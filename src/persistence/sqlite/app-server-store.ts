@@ -4,7 +4,7 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Message } from '../../runtime/messages';
-import type { AppTurn } from '../../protocols/app-server-v1/wire-types';
+import type { AppTurn } from '../../core/model/types';
 import { appendMessages, ConversationRepository } from './conversation.repository';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { ThreadEntity } from './entities';

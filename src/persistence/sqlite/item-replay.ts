@@ -2,7 +2,7 @@
  * Which items a replay returns (protocol.md §8.8), over stored rows merged with live in-memory state.
  * Pure: the repository and the thread handlers share it.
  */
-import type { AppItem } from '../../protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../core/model/types';
 import type { ItemVersion } from './stored-records';
 
 export interface ItemReplayQuery {

@@ -4,7 +4,7 @@
  * unless they are older than what is stored.
  */
 import type { EntityManager } from 'typeorm';
-import type { AppItem } from '../../protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../core/model/types';
 import { ItemEntity } from './entities';
 import { completeReplay, type ItemReplayQuery, type StoredReplayWindow } from './item-replay';
 import type { PreparedStatements } from './prepared-statements';

@@ -1,4 +1,6 @@
 /** Errors thrown by the store. The server maps StoreError to -32603 with its message (protocol.md §3.0). */
+import { DomainError } from '../../core/domain-error';
+import { causeMessage } from '../../runtime/cause-message';
 
 /** A database failure; `message` is the cause's message, the cause itself is kept for diagnostics. */
 export class StoreError extends Error {
@@ -10,15 +12,17 @@ export class StoreError extends Error {
   /** Wraps anything thrown by the driver into a StoreError carrying the cause's message. */
   static from(cause: unknown): StoreError {
     if (cause instanceof StoreError) return cause;
-    const message = cause instanceof Error ? cause.message : String(cause);
-    return new StoreError(message, { cause });
+    return new StoreError(causeMessage(cause), { cause });
   }
 }
 
-/** A `thread/list` cursor that is not a `nextCursor` of this store (protocol.md §3.6: `/cursor` `is invalid`). */
-export class InvalidThreadCursorError extends Error {
+/**
+ * A `thread/list` cursor that is not a `nextCursor` of this store: the core's InvalidCursor, which
+ * v1 answers as `/cursor` `is invalid` (protocol.md §3.6).
+ */
+export class InvalidThreadCursorError extends DomainError {
   constructor() {
-    super('is invalid');
+    super('InvalidCursor', 'is invalid');
     this.name = 'InvalidThreadCursorError';
   }
 }

@@ -1,5 +1,5 @@
 /** What the repositories return, and how stored rows become protocol objects. */
-import type { AppItem, AppThread, ThreadStatus } from '../../protocols/app-server-v1/wire-types';
+import type { AppItem, AppThread, ThreadStatus } from '../../core/model/types';
 
 /** A stored thread; its reported status (§8.1) also depends on in-memory state, see `toAppThread`. */
 export interface StoredThread {

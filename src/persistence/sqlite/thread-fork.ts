@@ -4,7 +4,7 @@
  * content), and the conversation history as it stood after that turn.
  */
 import type { EntityManager } from 'typeorm';
-import type { AppItem } from '../../protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../core/model/types';
 import { parseJsonObject } from './stored-json';
 import type { ForkOrigin, StoredThread } from './stored-records';
 

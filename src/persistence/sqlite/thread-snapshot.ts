@@ -4,7 +4,7 @@
  * its turns in one statement (a LEFT JOIN: a thread without turns is one row whose turn columns are
  * NULL) and the item replay window comes in a second one.
  */
-import type { AppTurn } from '../../protocols/app-server-v1/wire-types';
+import type { AppTurn } from '../../core/model/types';
 import type { ThreadEntity } from './entities';
 import type { ItemReplayQuery, StoredReplayWindow } from './item-replay';
 import { readReplayWindow } from './item.repository';

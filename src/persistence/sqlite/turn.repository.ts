@@ -1,7 +1,7 @@
 /** Turns: a running turn with its owner process, its completion, and a thread's turns in creation order. */
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
-import type { AppTurn, TurnStatus } from '../../protocols/app-server-v1/wire-types';
+import type { AppTurn, TurnStatus } from '../../core/model/types';
 import { TurnEntity } from './entities';
 import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';

@@ -11,7 +11,8 @@ import type { MessageSink } from '../../rpc/message-sink';
 import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
 import { Dispatcher } from './dispatcher';
-import { RpcErrors, causeMessage } from './errors';
+import { JsonRpcErrors } from '../../rpc/rpc-error';
+import { causeMessage } from '../../runtime/cause-message';
 import { interpretLine } from '../../rpc/inbound-line';
 import type { HandlerLookup } from './rpc-context';
 
@@ -152,7 +153,7 @@ export class AppServerCore implements TransportHost {
         this.dispatcher.answerProtocolError(
           connection,
           null,
-          RpcErrors.inputTooLarge(this.options.maxMessageBytes),
+          JsonRpcErrors.inputTooLarge(this.options.maxMessageBytes),
         );
     }
   }

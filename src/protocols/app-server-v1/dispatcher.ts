@@ -14,12 +14,13 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Connection } from '../../rpc/connection';
 import type { InboundEnvelope } from '../../rpc/envelope';
-import { RpcErrors, causeMessage, toRpcError, type RpcError } from './errors';
+import { RpcErrors, toRpcError, type RpcError } from './errors';
+import { causeMessage } from '../../runtime/cause-message';
 import { errorMessage, responseMessage } from '../../rpc/outbound-messages';
 import { validateParams } from './params-validator';
 import { findClientNotification, findClientRequest } from './registry';
 import { RpcContext, type HandlerLookup } from './rpc-context';
-import type { RequestId } from './wire-types';
+import type { RequestId } from '../../rpc/request-id';
 
 export type DispatchableEnvelope = Exclude<InboundEnvelope, { kind: 'invalid' }>;
 

@@ -1,7 +1,13 @@
 /**
- * The error table of protocol.md §6 — the only place that states codes and fixed messages — plus
- * `RpcError` and the constructors every module throws.
+ * The error table of protocol.md §6 — the only place that states codes (the JSON-RPC rows come
+ * from the peer, the domain's fixed messages from the core) — the constructors the v1 handlers
+ * throw, and the mapping of the core's DomainErrors onto the table.
  */
+import { DOMAIN_ERROR_MESSAGES, DomainError } from '../../core/domain-error';
+import { causeMessage } from '../../runtime/cause-message';
+import { JSON_RPC_ERROR_TABLE, RpcError } from '../../rpc/rpc-error';
+
+const DOMAIN = DOMAIN_ERROR_MESSAGES;
 
 /**
  * One entry per §6 row: its code and exact message. `MethodNotFound` and `InvalidParams` hold the
@@ -9,68 +15,38 @@
  * message, so its fixed message is empty.
  */
 export const RPC_ERROR_TABLE = {
-  ParseError: { code: -32700, message: 'Parse error' },
-  InvalidRequest: { code: -32600, message: 'Invalid Request' },
+  ...JSON_RPC_ERROR_TABLE,
   MethodNotFound: { code: -32601, message: 'Method not found: ' },
   InvalidParams: { code: -32602, message: 'Invalid params: ' },
   MissingParams: { code: -32602, message: 'Missing params' },
   InputNotObjectList: { code: -32602, message: 'input must be a list of objects' },
   ClientNameRequired: { code: -32602, message: 'clientInfo.name is required' },
   ParamsMustBeEmptyObject: { code: -32602, message: 'params must be an empty object' },
-  ThreadAlreadyHasActiveTurn: { code: -32602, message: 'Thread already has an active turn' },
+  ThreadAlreadyHasActiveTurn: { code: -32602, message: DOMAIN.ThreadAlreadyHasActiveTurn },
   // history.md §2 (thread/fork)
-  ForkTurnNotFound: { code: -32602, message: 'Turn not found in thread' },
-  ForkNoFinishedTurn: { code: -32602, message: 'Thread has no finished turn' },
-  UnknownApprovalRequest: { code: -32602, message: 'Unknown approval request' },
-  FollowUpQueueFull: { code: -32602, message: 'Follow-up queue is full' },
-  RuntimeNotConfigured: { code: -32603, message: 'App Server runtime is not configured' },
+  ForkTurnNotFound: { code: -32602, message: DOMAIN.ForkTurnNotFound },
+  ForkNoFinishedTurn: { code: -32602, message: DOMAIN.ForkNoFinishedTurn },
+  UnknownApprovalRequest: { code: -32602, message: DOMAIN.UnknownApprovalRequest },
+  FollowUpQueueFull: { code: -32602, message: DOMAIN.FollowUpQueueFull },
+  RuntimeNotConfigured: { code: -32603, message: DOMAIN.RuntimeNotConfigured },
   InternalError: { code: -32603, message: '' },
   ServerOverloaded: { code: -32001, message: 'Server overloaded; retry later.' },
   NotInitialized: { code: -32010, message: 'Not initialized' },
   AlreadyInitialized: { code: -32011, message: 'Already initialized' },
-  ThreadNotFound: { code: -32020, message: 'Thread not found' },
-  ThreadArchived: { code: -32021, message: 'Thread archived' },
-  ActiveTurnNotFound: { code: -32030, message: 'Active turn not found' },
-  TurnIdMismatch: { code: -32031, message: 'Turn id mismatch' },
+  ThreadNotFound: { code: -32020, message: DOMAIN.ThreadNotFound },
+  ThreadArchived: { code: -32021, message: DOMAIN.ThreadArchived },
+  ActiveTurnNotFound: { code: -32030, message: DOMAIN.ActiveTurnNotFound },
+  TurnIdMismatch: { code: -32031, message: DOMAIN.TurnIdMismatch },
 } as const;
 
 export type RpcErrorName = keyof typeof RPC_ERROR_TABLE;
 
-/** The wire `error` member of an error response. */
-export interface RpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+export { RpcError, type RpcErrorObject } from '../../rpc/rpc-error';
 
 /** One params validation violation (§3.0): a JSON Pointer relative to params and a fixed text. */
 export interface ParamsIssue {
   path: string;
   message: string;
-}
-
-/** An error that becomes a JSON-RPC error response with exactly this code, message and data. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-
-  /** The wire `error` member; `data` is omitted when there is none (§1.4). */
-  toErrorObject(): RpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** The message of a thrown value: `error.message`, else `String(value)` (§10.1). */
-export function causeMessage(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** `Invalid params: <P> <message>` with the two special cases of §3.0. */
@@ -93,12 +69,8 @@ function fromTable(name: RpcErrorName, data?: unknown): RpcError {
   return new RpcError(row.code, row.message, data);
 }
 
-/** Constructors for every error of §6. */
+/** Constructors for the §6 errors the v1 layer raises itself (the core raises DomainErrors). */
 export const RpcErrors = {
-  parseError: (): RpcError => fromTable('ParseError'),
-  invalidRequest: (): RpcError => fromTable('InvalidRequest'),
-  inputTooLarge: (limitBytes: number): RpcError =>
-    fromTable('InvalidRequest', { reason: 'input_too_large', limitBytes }),
   methodNotFound: (method: string): RpcError =>
     new RpcError(RPC_ERROR_TABLE.MethodNotFound.code, `${RPC_ERROR_TABLE.MethodNotFound.message}${method}`, {
       method,
@@ -111,12 +83,6 @@ export const RpcErrors = {
     }),
   paramsMustBeEmptyObject: (): RpcError =>
     fromTable('ParamsMustBeEmptyObject', { errors: [{ path: '', message: 'must be an empty object' }] }),
-  threadAlreadyHasActiveTurn: (): RpcError => fromTable('ThreadAlreadyHasActiveTurn'),
-  forkTurnNotFound: (): RpcError => fromTable('ForkTurnNotFound'),
-  forkNoFinishedTurn: (): RpcError => fromTable('ForkNoFinishedTurn'),
-  unknownApprovalRequest: (): RpcError => fromTable('UnknownApprovalRequest'),
-  /** `turn/followUp` beyond the per-thread bound (issue 12: unbounded queues ran on for hundreds of turns). */
-  followUpQueueFull: (limit: number): RpcError => fromTable('FollowUpQueueFull', { limit }),
   runtimeNotConfigured: (): RpcError => fromTable('RuntimeNotConfigured'),
   /** -32603 carrying a cause's message (store, host, runner failures). */
   internal: (cause: unknown): RpcError =>
@@ -124,13 +90,29 @@ export const RpcErrors = {
   serverOverloaded: (): RpcError => fromTable('ServerOverloaded'),
   notInitialized: (): RpcError => fromTable('NotInitialized'),
   alreadyInitialized: (): RpcError => fromTable('AlreadyInitialized'),
-  threadNotFound: (): RpcError => fromTable('ThreadNotFound'),
-  threadArchived: (): RpcError => fromTable('ThreadArchived'),
-  activeTurnNotFound: (): RpcError => fromTable('ActiveTurnNotFound'),
-  turnIdMismatch: (): RpcError => fromTable('TurnIdMismatch'),
 } as const;
 
-/** Maps anything a handler threw to the error it answers with: RpcError as is, else -32603 (§3.0). */
+/**
+ * A DomainError's §6 answer: a fixed-message kind is the table row of the same name; a bad cursor
+ * is an ordinary params violation of `/cursor` (§3.6); an internal error keeps its message.
+ */
+function answerDomainError(error: DomainError): RpcError {
+  switch (error.kind) {
+    case 'InvalidCursor':
+      return RpcErrors.invalidParams([{ path: '/cursor', message: error.message }]);
+    case 'InternalError':
+      return RpcErrors.internal(error);
+    default:
+      return fromTable(error.kind, error.data);
+  }
+}
+
+/**
+ * Maps anything a handler threw to the error it answers with: RpcError as is, a DomainError by its
+ * kind, else -32603 with the cause's message (§3.0).
+ */
 export function toRpcError(thrown: unknown): RpcError {
-  return thrown instanceof RpcError ? thrown : RpcErrors.internal(thrown);
+  if (thrown instanceof RpcError) return thrown;
+  if (thrown instanceof DomainError) return answerDomainError(thrown);
+  return RpcErrors.internal(thrown);
 }

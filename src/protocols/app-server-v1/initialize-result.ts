@@ -1,18 +1,7 @@
-/** The exact `initialize` result of protocol.md §2. */
+/** The exact `initialize` result of protocol.md §2; its type is the message definition's. */
+import type { MessageTypes } from './messages';
 
-export interface InitializeCapabilities {
-  modelList: true;
-  threadLifecycle: boolean;
-  notificationOptOut: true;
-  schemaExport: true;
-  approvalResolve: true;
-}
-
-export interface InitializeResponse {
-  userAgent: 'vv-agent-app-server';
-  protocolVersion: 'v1';
-  capabilities: InitializeCapabilities;
-}
+export type InitializeResponse = MessageTypes['InitializeResponse'];
 
 /** `threadLifecycle` is false iff the server was built without a runtime adapter. */
 export function initializeResult(runtimeConfigured: boolean): InitializeResponse {

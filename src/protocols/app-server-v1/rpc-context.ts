@@ -3,7 +3,7 @@
  * "Request handlers").
  */
 import type { Connection } from '../../rpc/connection';
-import type { RequestId } from './wire-types';
+import type { RequestId } from '../../rpc/request-id';
 
 export type AfterResponseCallback = () => void | Promise<void>;
 

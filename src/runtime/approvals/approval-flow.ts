@@ -8,15 +8,12 @@ import type { ToolContext, ToolExecutionResult } from '../tools/types';
 import { APPROVAL_TIMEOUT_REASON } from './approval-broker';
 import { requiresApproval } from './approval-policy';
 import type { ApprovalDecision, ApprovalRequest } from './types';
+import { causeMessage } from '../cause-message';
 
 export type ApprovalVerdict =
   | { kind: 'execute' }
   /** The call ends without running; `runFailure` fails the whole run (provider error). */
   | { kind: 'rejected'; result: ToolExecutionResult; runFailure: string | null };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: number): ApprovalRequest {
   return {
@@ -63,7 +60,7 @@ function providerFailure(call: DecodedToolCall, error: unknown): ApprovalVerdict
   return {
     kind: 'rejected',
     result: failureResult(call.id, 'approval_provider_error', 'Approval provider failed.'),
-    runFailure: messageOf(error),
+    runFailure: causeMessage(error),
   };
 }
 

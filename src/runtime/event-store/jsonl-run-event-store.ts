@@ -6,10 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseRunEvent } from '../events/run-event-reader';
 import type { RunEvent } from '../events/types';
 import { EventStoreError, type RunEventStore } from './types';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { causeMessage } from '../cause-message';
 
 function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
@@ -25,7 +22,7 @@ export class JsonlRunEventStore implements RunEventStore {
     try {
       line = JSON.stringify(event) + '\n';
     } catch (error) {
-      throw new EventStoreError(messageOf(error), 'event_store_serialization_error');
+      throw new EventStoreError(causeMessage(error), 'event_store_serialization_error');
     }
     try {
       if (!this.directoryReady) {
@@ -35,7 +32,7 @@ export class JsonlRunEventStore implements RunEventStore {
       // appendFile opens in append mode, writes the whole line and closes: lines are never rewritten.
       await appendFile(this.path, line, { encoding: 'utf8', flag: 'a' });
     } catch (error) {
-      throw new EventStoreError(messageOf(error), 'event_store_io_error');
+      throw new EventStoreError(causeMessage(error), 'event_store_io_error');
     }
   }
 
@@ -48,7 +45,7 @@ export class JsonlRunEventStore implements RunEventStore {
       await stat(this.path);
     } catch (error) {
       if (isMissingFile(error)) return;
-      yield new EventStoreError(messageOf(error), 'event_store_io_error');
+      yield new EventStoreError(causeMessage(error), 'event_store_io_error');
       return;
     }
     const input = createReadStream(this.path, { encoding: 'utf8' });
@@ -72,7 +69,7 @@ export class JsonlRunEventStore implements RunEventStore {
           yield event;
       }
     } catch (error) {
-      yield new EventStoreError(messageOf(error), 'event_store_io_error');
+      yield new EventStoreError(causeMessage(error), 'event_store_io_error');
     } finally {
       lines.close();
       input.destroy();

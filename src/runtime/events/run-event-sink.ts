@@ -3,16 +3,13 @@ import type { RunEventStore } from '../event-store/types';
 import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';
 import type { RunEvent, RunEventPayload } from './types';
+import { causeMessage } from '../cause-message';
 
 export interface RunEventSinkOptions {
   store?: RunEventStore;
   failClosed?: boolean;
   /** Receives fail-open warning lines; defaults to stderr. */
   warn?: (line: string) => void;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class RunEventSink {
@@ -63,7 +60,7 @@ export class RunEventSink {
     try {
       await this.options.store.append(event);
     } catch (error) {
-      const message = `run event store append failed: ${messageOf(error)}`;
+      const message = `run event store append failed: ${causeMessage(error)}`;
       if (this.options.failClosed) {
         this.failure = message;
         return;

@@ -19,7 +19,7 @@ import { consumerFor } from './completion-body-consumers';
 import type { LlmSettings } from './llm-settings';
 import { assertChatCompletionsEndpoints } from './model-resolution';
 import { StreamAssembler, StreamChunkError } from './stream-assembler';
-import { errorMessage } from './error-message';
+import { causeMessage } from '../cause-message';
 
 /** Sleeps `ms`, rejecting early when `signal` aborts. */
 export type RetrySleep = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -64,7 +64,7 @@ function asAttemptFailure(error: unknown): AttemptFailure {
     const kind = error.origin === 'malformed' ? 'malformed' : 'stream';
     return new AttemptFailure(error.message, kind, error.status);
   }
-  return new AttemptFailure(errorMessage(error), 'request');
+  return new AttemptFailure(causeMessage(error), 'request');
 }
 
 /** API keys never leave the client in an error text. */
@@ -193,7 +193,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     if ((error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL') {
       return `invalid api_base for endpoint ${option.endpoint.id}`;
     }
-    return errorMessage(error);
+    return causeMessage(error);
   }
 }
 

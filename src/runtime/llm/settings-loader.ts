@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { LlmSettings } from './llm-settings';
 import { parseLlmSettingsDocument } from './settings-document';
-import { errorMessage } from './error-message';
+import { causeMessage } from '../cause-message';
 
 function isMissingFile(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -19,14 +19,14 @@ export function loadLlmSettings(path: string): LlmSettings {
     statSync(path);
   } catch (error) {
     if (isMissingFile(error)) throw new Error(`settings file not found: ${path}`);
-    throw new Error(`failed to read settings file ${path}: ${errorMessage(error)}`);
+    throw new Error(`failed to read settings file ${path}: ${causeMessage(error)}`);
   }
 
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`failed to read settings file ${path}: ${errorMessage(error)}`);
+    throw new Error(`failed to read settings file ${path}: ${causeMessage(error)}`);
   }
 
   const extension = extname(path);
@@ -39,7 +39,7 @@ export function loadLlmSettings(path: string): LlmSettings {
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new Error(`failed to parse settings file ${path}: ${errorMessage(error)}`);
+    throw new Error(`failed to parse settings file ${path}: ${causeMessage(error)}`);
   }
   return parseLlmSettingsDocument(document);
 }

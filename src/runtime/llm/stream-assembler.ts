@@ -3,7 +3,7 @@
  * are reported to the callbacks as they are accepted; `finish()` returns the assembled result.
  */
 import type { StreamCallbacks, ToolCall } from '../model/types';
-import { errorMessage } from './error-message';
+import { causeMessage } from '../cause-message';
 
 type JsonObject = Record<string, unknown>;
 
@@ -100,7 +100,7 @@ export class StreamAssembler {
     try {
       chunk = JSON.parse(payload);
     } catch (error) {
-      throw new StreamChunkError(`invalid stream chunk: ${errorMessage(error)}`, 'malformed');
+      throw new StreamChunkError(`invalid stream chunk: ${causeMessage(error)}`, 'malformed');
     }
     this.acceptChunk(chunk);
   }

@@ -1,16 +1,13 @@
 /** Loading a scripted model file `{"steps":[…]}` (runtime.md §15.3). */
 import { readFileSync } from 'node:fs';
 import type { ScriptObjectStep, ScriptToolCall } from './scripted-model';
+import { causeMessage } from '../cause-message';
 
 const STEP_MEMBERS = ['content', 'tool_calls', 'reasoning_content', 'usage', 'delay_ms', 'error'];
 const TOOL_CALL_MEMBERS = ['id', 'name', 'arguments'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function unknownMembers(value: Record<string, unknown>, known: string[]): string[] {
@@ -69,6 +66,6 @@ export function loadScriptedModelFile(path: string): ScriptObjectStep[] {
   try {
     return parseScriptedModelDocument(JSON.parse(readFileSync(path, 'utf8')));
   } catch (error) {
-    throw new Error(`invalid scripted model file ${path}: ${messageOf(error)}`);
+    throw new Error(`invalid scripted model file ${path}: ${causeMessage(error)}`);
   }
 }

@@ -10,6 +10,7 @@ import {
   type ResolvedModelConfig,
   type StreamCallbacks,
 } from './types';
+import { causeMessage } from '../cause-message';
 
 export interface ScriptToolCall {
   id: string;
@@ -35,10 +36,6 @@ const CANCELLED_MESSAGE = 'llm request cancelled';
 /** `{content: message, tool_calls: [{id: "finish", name: "task_finish", arguments: {message}}]}`. */
 export function finish(message: string): ScriptObjectStep {
   return { content: message, tool_calls: [{ id: 'finish', name: 'task_finish', arguments: { message } }] };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function cancelled(): LlmError {
@@ -85,7 +82,7 @@ export class ScriptedLlmClient implements LlmClient {
     try {
       step = typeof next === 'function' ? await next(request) : next;
     } catch (error) {
-      throw new LlmError(`llm request failed: ${messageOf(error)}`);
+      throw new LlmError(`llm request failed: ${causeMessage(error)}`);
     }
     if (step.delay_ms !== undefined && step.delay_ms > 0) await sleep(step.delay_ms, signal);
     if (signal.aborted) throw cancelled();

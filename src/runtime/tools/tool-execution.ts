@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { RegisteredTool } from './tool-registry';
 import { failureResult, OPERATION_CANCELLED, resultFromOutput } from './tool-result';
 import type { ToolContext, ToolExecutionResult, ToolOutput } from './types';
+import { causeMessage } from '../cause-message';
 
 export interface ToolExecution {
   result: ToolExecutionResult;
@@ -10,10 +11,6 @@ export interface ToolExecution {
 }
 
 const TIMED_OUT = Symbol('timed out');
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Runs the handler with a signal that aborts on run cancellation and on timeout. A handler that
@@ -69,7 +66,7 @@ export async function executeTool(
       : failureResult(
           ctx.toolCallId,
           'tool_execution_failed',
-          `Tool execution failed (${definition.name}): ${messageOf(error)}`,
+          `Tool execution failed (${definition.name}): ${causeMessage(error)}`,
         );
   } finally {
     if (timer) clearTimeout(timer);

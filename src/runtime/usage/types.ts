@@ -2,13 +2,21 @@
 export type UsageSource = 'provider_reported' | 'estimated' | 'accounting_missing';
 export type CacheStatus = 'provider_reported' | 'accounting_missing' | 'unsupported';
 
-export interface CacheUsage {
+interface CacheCounts {
   status: CacheStatus;
   read_input_tokens: number | null;
   write_input_tokens: number | null;
   uncached_input_tokens: number | null;
-  /** per call: provider_usage | adapter_capability | null; aggregates: "aggregate" */
-  source: 'provider_usage' | 'adapter_capability' | 'aggregate' | null;
+}
+
+/** One model call's cache usage. */
+export interface CacheUsage extends CacheCounts {
+  source: 'provider_usage' | 'adapter_capability' | null;
+}
+
+/** The cache usage summed over a run's calls. */
+export interface AggregateCacheUsage extends CacheCounts {
+  source: 'aggregate';
 }
 
 /** `vv-agent.token-usage.v1`: one model call. */
@@ -45,7 +53,7 @@ export interface TaskTokenUsage {
   output_tokens: number | null;
   total_tokens: number | null;
   reasoning_tokens: number | null;
-  cache_usage: CacheUsage;
+  cache_usage: AggregateCacheUsage;
   model_calls: ModelCallRecord[];
 }
 
@@ -56,6 +64,6 @@ export interface ProtocolTaskTokenUsage {
   output_tokens: number | null;
   total_tokens: number | null;
   reasoning_tokens: number | null;
-  cache_usage: CacheUsage;
+  cache_usage: AggregateCacheUsage;
   cycles: Array<{ cycle_index: number; usage: TokenUsage }>;
 }

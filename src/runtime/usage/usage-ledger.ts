@@ -1,5 +1,6 @@
 /** The run's token usage ledger (runtime.md §12.3) and its protocol projection (§12.4). */
 import type {
+  AggregateCacheUsage,
   CacheUsage,
   ModelCallRecord,
   ProtocolTaskTokenUsage,
@@ -20,7 +21,7 @@ function sumAll(values: Array<number | null>): number | null {
   return total;
 }
 
-function aggregateCache(usages: TokenUsage[]): CacheUsage {
+function aggregateCache(usages: TokenUsage[]): AggregateCacheUsage {
   const statuses = usages.map((usage) => usage.cache_usage.status);
   const all = (status: CacheUsage['status']): boolean =>
     statuses.length > 0 && statuses.every((s) => s === status);

@@ -11,7 +11,7 @@ import type {
   ThreadStartParams,
 } from '../../../src/client';
 import { resultDecodingProblem } from '../../../src/client/result-decoder';
-import type * as Wire from '../../../src/protocols/app-server-v1/wire-types';
+import type * as Wire from '../../../src/core/model/types';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;

@@ -5,7 +5,7 @@ import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../src/
 import { AppServerModule } from '../../../src/nest/app-server.module';
 import { DefaultAppServerHost } from '../../../src/core/host/default-app-server-host';
 import { startInProcessAppServer, type InProcessAppServer } from '../../../src/nest/in-process-app-server';
-import { RpcErrors } from '../../../src/protocols/app-server-v1/errors';
+import { RpcError } from '../../../src/rpc/rpc-error';
 import { NestFactory } from '@nestjs/core';
 import { AppServerCore } from '../../../src/protocols/app-server-v1/app-server-core';
 import { RecordingSink, SilentLogger, settle } from '../support/in-process-core';
@@ -92,7 +92,7 @@ describe('AppServerModule in-process (Nest wiring)', () => {
 
   it('maps any host failure, an RpcError included, to -32603 with its message', async () => {
     const host = new DefaultAppServerHost();
-    host.listModels = () => Promise.reject(RpcErrors.threadNotFound());
+    host.listModels = () => Promise.reject(new RpcError(-32020, 'Thread not found'));
     server = await startInProcessAppServer({ store: { path: ':memory:' }, host }, new SilentLogger());
     const client = await clientOf(server);
     await client.call('initialize', { clientInfo: { name: 't' } });

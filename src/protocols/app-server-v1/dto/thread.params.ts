@@ -1,4 +1,11 @@
 /** Params of the `thread/*` methods (protocol.md §3.3–§3.8), in the order of each params table. */
+import type {
+  ThreadForkRequest,
+  ThreadListRequest,
+  ThreadReadRequest,
+  ThreadResumeRequest,
+  ThreadStartRequest,
+} from '../../../core/threads/thread-requests';
 import {
   OptionalBoolean,
   RequiredObject,
@@ -13,7 +20,7 @@ import {
 /** `thread/list` page size bounds (§3.6). */
 export const THREAD_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
 
-export class ThreadStartParamsDto {
+export class ThreadStartParamsDto implements ThreadStartRequest {
   /** Default `"default"`; empty allowed. */
   @OptionalString()
   agentKey?: string;
@@ -27,7 +34,7 @@ export class ThreadStartParamsDto {
   metadata?: Record<string, unknown>;
 }
 
-export class ThreadResumeParamsDto {
+export class ThreadResumeParamsDto implements ThreadResumeRequest {
   @RequiredString()
   threadId!: string;
 
@@ -39,7 +46,7 @@ export class ThreadResumeParamsDto {
   afterItemId?: string;
 }
 
-export class ThreadReadParamsDto {
+export class ThreadReadParamsDto implements ThreadReadRequest {
   @RequiredString()
   threadId!: string;
 
@@ -51,7 +58,7 @@ export class ThreadReadParamsDto {
   limit?: number;
 }
 
-export class ThreadListParamsDto {
+export class ThreadListParamsDto implements ThreadListRequest {
   @OptionalBoolean()
   archived?: boolean;
 
@@ -89,7 +96,7 @@ export class ThreadMetadataUpdateParamsDto {
 }
 
 /** history.md §2. */
-export class ThreadForkParamsDto {
+export class ThreadForkParamsDto implements ThreadForkRequest {
   @RequiredString()
   threadId!: string;
 

@@ -1,7 +1,12 @@
 /** Params of the `turn/*` methods (protocol.md §3.9–§3.12), in the order of each params table. */
+import type {
+  TurnControlRequest,
+  TurnInterruptRequest,
+  TurnStartRequest,
+} from '../../../core/turns/turn-requests';
 import { OptionalObject, OptionalString, RequiredObjectArray, RequiredString } from './param-rules';
 
-export class TurnStartParamsDto {
+export class TurnStartParamsDto implements TurnStartRequest {
   @RequiredString()
   threadId!: string;
 
@@ -15,7 +20,7 @@ export class TurnStartParamsDto {
 }
 
 /** `turn/steer` and `turn/followUp`. */
-export class TurnControlParamsDto {
+export class TurnControlParamsDto implements TurnControlRequest {
   @RequiredString()
   threadId!: string;
 
@@ -27,7 +32,7 @@ export class TurnControlParamsDto {
   input!: Record<string, unknown>[];
 }
 
-export class TurnInterruptParamsDto {
+export class TurnInterruptParamsDto implements TurnInterruptRequest {
   @RequiredString()
   threadId!: string;
 

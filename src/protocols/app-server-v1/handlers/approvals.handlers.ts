@@ -2,7 +2,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { ApprovalResolveParamsDto } from '../dto';
-import { RpcErrors } from '../errors';
+import { DomainErrors } from '../../../core/domain-error';
 import { RpcContext } from '../rpc-context';
 import { ApprovalRouter } from '../../../core/approvals/approval-router';
 
@@ -13,7 +13,7 @@ export class ApprovalsHandlers {
   @RpcMethod('approval/resolve')
   resolve(params: ApprovalResolveParamsDto, ctx: RpcContext): Record<string, never> {
     const announce = this.router.resolveByClient(ctx.connectionId, params);
-    if (announce === null) throw RpcErrors.unknownApprovalRequest();
+    if (announce === null) throw DomainErrors.unknownApprovalRequest();
     ctx.afterResponse(announce);
     return {};
   }

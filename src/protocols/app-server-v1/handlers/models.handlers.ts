@@ -8,7 +8,7 @@ import {
 } from '../../../core/host/app-server-host';
 import type { ModelListParamsDto } from '../dto';
 import { RpcErrors } from '../errors';
-import type { AppModelInfo } from '../wire-types';
+import type { AppModelInfo } from '../../../core/model/types';
 
 export interface ModelListResponse {
   models: AppModelInfo[];

@@ -17,16 +17,15 @@ import type {
   ThreadUnsubscribeParamsDto,
 } from '../dto';
 import { RpcContext } from '../rpc-context';
-import type { AppThread } from '../wire-types';
 import type {
-  ThreadArchiveResponse,
-  ThreadForkResponse,
-  ThreadListResponse,
-  ThreadReadResponse,
-  ThreadResumeResponse,
-  ThreadStartResponse,
-  ThreadUnsubscribeResponse,
-} from '../../../core/threads/thread-responses';
+  AppThread,
+  ThreadArchival,
+  ThreadForkSummary,
+  ThreadPage,
+  ThreadSnapshot,
+  ThreadSummary,
+  ThreadUnsubscription,
+} from '../../../core/model/types';
 import { ThreadNotifications } from '../../../core/threads/thread-notifications';
 import { ThreadsService } from '../../../core/threads/threads.service';
 
@@ -38,7 +37,7 @@ export class ThreadsHandlers {
   ) {}
 
   @RpcMethod('thread/start')
-  async start(params: ThreadStartParamsDto, ctx: RpcContext): Promise<ThreadStartResponse> {
+  async start(params: ThreadStartParamsDto, ctx: RpcContext): Promise<ThreadSummary> {
     const result = await this.threads.start(params, ctx.connectionId);
     ctx.afterResponse(() =>
       this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),
@@ -47,24 +46,24 @@ export class ThreadsHandlers {
   }
 
   @RpcMethod('thread/resume')
-  async resume(params: ThreadResumeParamsDto, ctx: RpcContext): Promise<ThreadResumeResponse> {
+  async resume(params: ThreadResumeParamsDto, ctx: RpcContext): Promise<ThreadSnapshot> {
     const { response, afterResponse } = await this.threads.resume(params, ctx.connectionId);
     if (afterResponse !== null) ctx.afterResponse(afterResponse);
     return response;
   }
 
   @RpcMethod('thread/read')
-  read(params: ThreadReadParamsDto): Promise<ThreadReadResponse> {
+  read(params: ThreadReadParamsDto): Promise<ThreadSnapshot> {
     return this.threads.read(params);
   }
 
   @RpcMethod('thread/list')
-  list(params: ThreadListParamsDto): Promise<ThreadListResponse> {
+  list(params: ThreadListParamsDto): Promise<ThreadPage> {
     return this.threads.list(params);
   }
 
   @RpcMethod('thread/archive')
-  async archive(params: ThreadArchiveParamsDto, ctx: RpcContext): Promise<ThreadArchiveResponse> {
+  async archive(params: ThreadArchiveParamsDto, ctx: RpcContext): Promise<ThreadArchival> {
     const { threadId } = params;
     await this.threads.archive(threadId);
     ctx.afterResponse(async () => {
@@ -83,7 +82,7 @@ export class ThreadsHandlers {
 
   /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
   @RpcMethod('thread/fork')
-  async fork(params: ThreadForkParamsDto, ctx: RpcContext): Promise<ThreadForkResponse> {
+  async fork(params: ThreadForkParamsDto, ctx: RpcContext): Promise<ThreadForkSummary> {
     const result = await this.threads.fork(params, ctx.connectionId);
     const { threadId, agentKey, cwd, status } = result;
     ctx.afterResponse(() =>
@@ -105,7 +104,7 @@ export class ThreadsHandlers {
   }
 
   @RpcMethod('thread/unsubscribe')
-  async unsubscribe(params: ThreadUnsubscribeParamsDto, ctx: RpcContext): Promise<ThreadUnsubscribeResponse> {
+  async unsubscribe(params: ThreadUnsubscribeParamsDto, ctx: RpcContext): Promise<ThreadUnsubscription> {
     const result = await this.threads.unsubscribe(params.threadId, ctx.connectionId);
     if (result.closed) {
       const { threadId } = result;

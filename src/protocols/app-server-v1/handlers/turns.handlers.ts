@@ -7,11 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { TurnControlParamsDto, TurnInterruptParamsDto, TurnStartParamsDto } from '../dto';
 import { RpcContext } from '../rpc-context';
-import type {
-  TurnControlResponse,
-  TurnInterruptResponse,
-  TurnStartResponse,
-} from '../../../core/turns/turn-responses';
+import type { TurnCancellation, TurnQueued, TurnStart } from '../../../core/model/types';
 import { TurnsService } from '../../../core/turns/turns.service';
 
 @Injectable()
@@ -19,24 +15,24 @@ export class TurnsHandlers {
   constructor(@Inject(TurnsService) private readonly turns: TurnsService) {}
 
   @RpcMethod('turn/start')
-  async start(params: TurnStartParamsDto, ctx: RpcContext): Promise<TurnStartResponse> {
+  async start(params: TurnStartParamsDto, ctx: RpcContext): Promise<TurnStart> {
     const { response, begin } = await this.turns.start(params, ctx.connectionId);
     ctx.afterResponse(begin);
     return response;
   }
 
   @RpcMethod('turn/steer')
-  steer(params: TurnControlParamsDto): TurnControlResponse {
+  steer(params: TurnControlParamsDto): TurnQueued {
     return this.turns.steer(params);
   }
 
   @RpcMethod('turn/followUp')
-  followUp(params: TurnControlParamsDto): TurnControlResponse {
+  followUp(params: TurnControlParamsDto): TurnQueued {
     return this.turns.followUp(params);
   }
 
   @RpcMethod('turn/interrupt')
-  interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): TurnInterruptResponse {
+  interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): TurnCancellation {
     const { response, announcements } = this.turns.interrupt(params);
     ctx.afterResponse(async () => {
       for (const announce of announcements) await announce();

@@ -2,12 +2,12 @@
  * The server → client half of the protocol's single source (protocol.md §11.1): every result,
  * notification params and data type by the name the registry uses for it.
  */
-import * as dataTypes from './data-types';
+import * as dataTypes from '../../../core/model/data-types';
 import * as notifications from './notifications';
 import * as results from './results';
-import type { Definition, Infer } from './schema-dsl';
+import type { Definition, Infer } from '../../../core/model/schema-dsl';
 
-export * from './schema-dsl';
+export * from '../../../core/model/schema-dsl';
 export * from './schema-document';
 
 const {

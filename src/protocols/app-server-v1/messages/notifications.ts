@@ -4,20 +4,21 @@
  */
 import {
   AppThread,
-  AppTokenUsage,
   ApprovalDecision,
   ThreadStatus,
   appItemMembers,
-  turnResultMembers,
-} from './data-types';
-import { define, jsonObject, literal, object, oneOfStrings, optional, string } from './schema-dsl';
+  approvalRequestShape,
+  approvalResolutionShape,
+  errorWarningShape,
+  threadArchivalShape,
+  turnCompletionShape,
+} from '../../../core/model/data-types';
+import { define, jsonObject, literal, object, optional, string } from '../../../core/model/schema-dsl';
 
 export { ThreadStartedParams } from './results';
 
-export const ThreadArchivedParams = define(
-  'ThreadArchivedParams',
-  object({ threadId: string(), archived: literal(true) }),
-);
+/** The same members as the `thread/archive` result. */
+export const ThreadArchivedParams = define('ThreadArchivedParams', threadArchivalShape);
 
 export const ThreadClosedParams = define('ThreadClosedParams', object({ threadId: string() }));
 
@@ -32,20 +33,8 @@ export const TurnStartedParams = define(
   object({ threadId: string(), turnId: string() }),
 );
 
-// §4.6, members in the order of its table.
-export const TurnCompletedParams = define(
-  'TurnCompletedParams',
-  object({
-    threadId: string(),
-    turnId: string(),
-    runId: string(),
-    status: oneOfStrings(['completed', 'failed', 'interrupted']),
-    ...turnResultMembers,
-    tokenUsage: AppTokenUsage,
-    budgetUsage: optional(jsonObject()),
-    budgetExhaustion: optional(jsonObject()),
-  }),
-);
+// §4.6
+export const TurnCompletedParams = define('TurnCompletedParams', turnCompletionShape);
 
 /** The agentMessage item's identity and state with the appended chunk only, never the accumulated text (§4.8 v1.1). */
 export const AgentMessageDeltaParams = define(
@@ -71,40 +60,11 @@ export const ToolCallDeltaParams = define(
 );
 
 /** Params of `approval/requested` and of the `approval/request` server request (§4.11, §4.14). */
-export const ApprovalRequestParams = define(
-  'ApprovalRequestParams',
-  object({
-    requestId: string(),
-    threadId: string(),
-    turnId: string(),
-    toolCallId: string(),
-    toolName: string(),
-    preview: string(),
-    arguments: jsonObject(),
-  }),
-);
+export const ApprovalRequestParams = define('ApprovalRequestParams', approvalRequestShape);
 
-export const ApprovalResolvedParams = define(
-  'ApprovalResolvedParams',
-  object({
-    threadId: string(),
-    turnId: string(),
-    requestId: string(),
-    decision: ApprovalDecision,
-    reason: optional(string()),
-    metadata: optional(jsonObject()),
-  }),
-);
+export const ApprovalResolvedParams = define('ApprovalResolvedParams', approvalResolutionShape);
 
-export const ErrorWarningParams = define(
-  'ErrorWarningParams',
-  object({
-    threadId: string(),
-    turnId: optional(string()),
-    code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up']),
-    message: string(),
-  }),
-);
+export const ErrorWarningParams = define('ErrorWarningParams', errorWarningShape);
 
 /**
  * The client's `result` for `approval/request` (§4.14, §9.4). Client-sent, so not closed: the

@@ -2,21 +2,30 @@
  * Result types of the client methods (protocol.md §3), named as the registry's `resultTypeName`s.
  * `ApprovalResolveResponse` (`{}`) has no committed schema file (§11.2) but validates client results.
  */
-import { initializeResult } from '../initialize-result';
-import { AppItem, AppModelInfo, AppThread, AppTurn, ThreadStatus } from './data-types';
-import { array, boolean, define, literal, nullable, object, record, string } from './schema-dsl';
-
-const exampleResult = initializeResult(true);
+import {
+  AppModelInfo,
+  AppThread,
+  threadArchivalShape,
+  threadForkShape,
+  threadPageShape,
+  threadSnapshotShape,
+  threadSummaryShape,
+  threadUnsubscriptionShape,
+  turnCancellationShape,
+  turnQueuedShape,
+  turnStartShape,
+} from '../../../core/model/data-types';
+import { array, boolean, define, literal, object, record, string } from '../../../core/model/schema-dsl';
 
 export const InitializeCapabilities = define(
   'InitializeCapabilities',
   object({
-    modelList: literal(exampleResult.capabilities.modelList),
+    modelList: literal(true),
     /** false iff the server was built without a runtime adapter (§2) */
     threadLifecycle: boolean(),
-    notificationOptOut: literal(exampleResult.capabilities.notificationOptOut),
-    schemaExport: literal(exampleResult.capabilities.schemaExport),
-    approvalResolve: literal(exampleResult.capabilities.approvalResolve),
+    notificationOptOut: literal(true),
+    schemaExport: literal(true),
+    approvalResolve: literal(true),
   }),
 );
 
@@ -24,58 +33,31 @@ export const InitializeCapabilities = define(
 export const InitializeResponse = define(
   'InitializeResponse',
   object({
-    userAgent: literal(exampleResult.userAgent),
-    protocolVersion: literal(exampleResult.protocolVersion),
+    userAgent: literal('vv-agent-app-server'),
+    protocolVersion: literal('v1'),
     capabilities: InitializeCapabilities,
   }),
 );
 
-const threadStartShape = object({
-  threadId: string(),
-  agentKey: string(),
-  cwd: nullable(string()),
-  status: ThreadStatus,
-});
-
-export const ThreadStartResponse = define('ThreadStartResponse', threadStartShape);
+export const ThreadStartResponse = define('ThreadStartResponse', threadSummaryShape);
 /** `thread/started` params equal the `thread/start` result (§3.3). */
-export const ThreadStartedParams = define('ThreadStartedParams', threadStartShape);
-
-const threadSnapshotShape = object({ thread: AppThread, turns: array(AppTurn), items: array(AppItem) });
+export const ThreadStartedParams = define('ThreadStartedParams', threadSummaryShape);
 
 export const ThreadResumeResponse = define('ThreadResumeResponse', threadSnapshotShape);
 export const ThreadReadResponse = define('ThreadReadResponse', threadSnapshotShape);
 
-export const ThreadListResponse = define(
-  'ThreadListResponse',
-  object({ threads: array(AppThread), nextCursor: nullable(string()) }),
-);
+export const ThreadListResponse = define('ThreadListResponse', threadPageShape);
 
-export const ThreadArchiveResponse = define(
-  'ThreadArchiveResponse',
-  object({ threadId: string(), archived: literal(true) }),
-);
+export const ThreadArchiveResponse = define('ThreadArchiveResponse', threadArchivalShape);
 
-export const ThreadUnsubscribeResponse = define(
-  'ThreadUnsubscribeResponse',
-  object({ threadId: string(), subscribed: literal(false), closed: boolean() }),
-);
+export const ThreadUnsubscribeResponse = define('ThreadUnsubscribeResponse', threadUnsubscriptionShape);
 
-export const TurnStartResponse = define(
-  'TurnStartResponse',
-  object({ threadId: string(), turnId: string(), status: literal('running') }),
-);
+export const TurnStartResponse = define('TurnStartResponse', turnStartShape);
 
 /** `turn/steer` and `turn/followUp`. */
-export const TurnControlResponse = define(
-  'TurnControlResponse',
-  object({ threadId: string(), turnId: string(), queued: literal(true) }),
-);
+export const TurnControlResponse = define('TurnControlResponse', turnQueuedShape);
 
-export const TurnInterruptResponse = define(
-  'TurnInterruptResponse',
-  object({ threadId: string(), turnId: string(), cancelled: literal(true) }),
-);
+export const TurnInterruptResponse = define('TurnInterruptResponse', turnCancellationShape);
 
 export const ApprovalResolveResponse = define('ApprovalResolveResponse', object({}));
 
@@ -91,13 +73,4 @@ export const SchemaExportResponse = define(
 export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse', AppThread);
 
 /** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
-export const ThreadForkResponse = define(
-  'ThreadForkResponse',
-  object({
-    threadId: string(),
-    agentKey: string(),
-    cwd: nullable(string()),
-    status: ThreadStatus,
-    forkedFrom: object({ threadId: string(), turnId: string() }),
-  }),
-);
+export const ThreadForkResponse = define('ThreadForkResponse', threadForkShape);

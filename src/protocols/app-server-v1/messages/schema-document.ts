@@ -3,7 +3,7 @@
  * `title`, the root keywords, then every definition it references (transitively) under `$defs`,
  * sorted by name. The output is plain JSON in a deterministic member order.
  */
-import { definitionInfo, type DefinitionInfo, type JsonSchema } from './schema-dsl';
+import { definitionInfo, type DefinitionInfo, type JsonSchema } from '../../../core/model/schema-dsl';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 

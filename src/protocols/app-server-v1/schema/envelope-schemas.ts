@@ -21,7 +21,7 @@ import {
   type SchemaNode,
 } from '../messages';
 import { CLIENT_METHODS, SERVER_NOTIFICATIONS, SERVER_REQUESTS, type ClientMethodSpec } from '../registry';
-import type { RequestId as RequestIdValue } from '../wire-types';
+import type { RequestId as RequestIdValue } from '../../../rpc/request-id';
 import { paramsSchemas, type JsonSchemaObject } from './params-schema';
 
 const JSONRPC_VERSION = '2.0';

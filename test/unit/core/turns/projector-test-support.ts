@@ -1,6 +1,6 @@
 /** Synthetic runtime events, run results and a deterministic projector for the turn specs. */
 import type { ItemVersion } from '../../../../src/persistence/sqlite';
-import type { AppItem } from '../../../../src/protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../../../src/core/model/types';
 import { ThreadChangeCounter } from '../../../../src/core/turns/change-counter';
 import type { ProjectedNotification, ProjectionEffect } from '../../../../src/core/turns/projection-effects';
 import { RunProjector, type RunProjectorContext } from '../../../../src/core/turns/run-projector';

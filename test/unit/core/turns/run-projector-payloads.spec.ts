@@ -1,4 +1,4 @@
-import type { AppItem } from '../../../../src/protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../../../src/core/model/types';
 import { ThreadChangeCounter } from '../../../../src/core/turns/change-counter';
 import { notificationsOf } from '../../../../src/core/turns/projection-effects';
 import { RunProjector } from '../../../../src/core/turns/run-projector';

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppItem } from '../../../../src/protocols/app-server-v1/wire-types';
+import type { AppItem } from '../../../../src/core/model/types';
 import type { AppServerStore, ItemVersion, NewTurn } from '../../../../src/persistence/sqlite';
 
 export interface TempDir {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { ResolvedAppServerOptions } from '../../../../src/nest/app-server-options';
 import type { InitializeParamsDto } from '../../../../src/protocols/app-server-v1/dto';
+import { DomainErrors } from '../../../../src/core/domain-error';
 import { RpcErrors } from '../../../../src/protocols/app-server-v1/errors';
 import { InitializeHandlers } from '../../../../src/protocols/app-server-v1/handlers/initialize.handlers';
 import { Notifier } from '../../../../src/protocols/app-server-v1/notifier';
@@ -84,7 +85,7 @@ describe('Dispatcher: per-connection FIFO (§1.8)', () => {
     const ran: string[] = [];
     harness.handlers.set('thread/start', (_params, ctx: RpcContext) => {
       ctx.afterResponse(() => void ran.push('callback'));
-      throw RpcErrors.threadNotFound();
+      throw DomainErrors.threadNotFound();
     });
     const client = await initialized(harness);
     client.send({ id: 1, method: 'thread/start' });

@@ -1,15 +1,20 @@
 /**
- * A tiny declarative vocabulary for the server → client half of the protocol's single source
- * (protocol.md §11.1): every builder returns a plain draft 2020-12 JSON Schema fragment that also
- * carries its TypeScript type, so the committed schemas and the typed client come from one
- * definition. Params (client → server) come from the class-validator DTOs instead.
+ * A tiny declarative vocabulary for the domain's data and the server → client half of the
+ * protocol's single source (protocol.md §11.1): every builder returns a plain draft 2020-12 JSON
+ * Schema fragment that also carries its TypeScript type, so the committed schemas, the server's
+ * types (core/model/types.ts) and the typed client come from one definition. It lives in core
+ * because the domain's data is defined with it; protocols compose those definitions into their
+ * messages. Params (client → server) come from the class-validator DTOs instead.
  *
  * Conventions of §11.3: optional members are absent from `required`; nullable members use
  * `"type": [<type>, "null"]`. Server-sent objects are closed (`additionalProperties: false`) because
  * the spec lists their members exhaustively; opaque objects (metadata, payload, arguments) are
  * `{"type": "object"}`.
  */
-import type { JsonObject, JsonValue } from '../wire-types';
+
+/** Any JSON value: the one hand-written type, since a recursive type cannot be built from fragments. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 
 /** A JSON Schema fragment as it is serialized (member order is the serialized order). */
 export type JsonSchema = { readonly [keyword: string]: unknown };

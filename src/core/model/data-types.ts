@@ -1,6 +1,10 @@
-/** The protocol data types of protocol.md §5 as schema definitions (see schema-dsl.ts). */
-import { COMPLETION_REASONS } from '../../../runtime/events/types';
-import { APPROVAL_DECISIONS } from '../wire-types';
+/**
+ * The domain's data, defined once with the schema DSL: the data types of protocol.md §5 as named
+ * definitions, plus the unnamed shapes core hands to a protocol (a started thread, a snapshot, a
+ * completed turn, an approval request, …). Protocols name those shapes as their own results and
+ * notification params; types.ts derives every TypeScript type from here.
+ */
+import { COMPLETION_REASONS } from '../../runtime/events/types';
 import {
   array,
   boolean,
@@ -14,6 +18,8 @@ import {
   optional,
   string,
 } from './schema-dsl';
+
+export const APPROVAL_DECISIONS = ['allow', 'allow_session', 'deny', 'timeout'] as const;
 
 // §5.2 enumerations
 export const ThreadStatus = define('ThreadStatus', oneOfStrings(['idle', 'running', 'archived', 'closed']));
@@ -169,3 +175,100 @@ export const AppModelInfo = define(
     metadata: optional(jsonObject()),
   }),
 );
+
+/** camelCase `toolMetadata` of toolCall items (§5.4), without `result_retention`; inside the opaque payload. */
+export const appToolMetadataShape = object({
+  sideEffect: string(),
+  idempotency: string(),
+  terminal: boolean(),
+  capabilityTags: array(string()),
+  costDimensions: array(string()),
+});
+
+// The shapes core answers with (protocol.md §3, history.md §2); protocols give them their names.
+
+/** A thread as just started or resumed by its requester: the `thread/start` result. */
+export const threadSummaryShape = object({
+  threadId: string(),
+  agentKey: string(),
+  cwd: nullable(string()),
+  status: ThreadStatus,
+});
+
+/** A fork: the summary plus the origin (history.md §2). */
+export const threadForkShape = object({
+  threadId: string(),
+  agentKey: string(),
+  cwd: nullable(string()),
+  status: ThreadStatus,
+  forkedFrom: object({ threadId: string(), turnId: string() }),
+});
+
+/** The thread, its turns and an item window (`thread/read`, `thread/resume`). */
+export const threadSnapshotShape = object({
+  thread: AppThread,
+  turns: array(AppTurn),
+  items: array(AppItem),
+});
+
+export const threadPageShape = object({ threads: array(AppThread), nextCursor: nullable(string()) });
+
+export const threadArchivalShape = object({ threadId: string(), archived: literal(true) });
+
+export const threadUnsubscriptionShape = object({
+  threadId: string(),
+  subscribed: literal(false),
+  closed: boolean(),
+});
+
+export const turnStartShape = object({ threadId: string(), turnId: string(), status: literal('running') });
+
+/** Steering or a follow-up accepted into the turn's queue. */
+export const turnQueuedShape = object({ threadId: string(), turnId: string(), queued: literal(true) });
+
+export const turnCancellationShape = object({
+  threadId: string(),
+  turnId: string(),
+  cancelled: literal(true),
+});
+
+// The events core reports (protocol.md §4), members in the order of the spec's tables.
+
+/** §4.6: how a turn ended. */
+export const turnCompletionShape = object({
+  threadId: string(),
+  turnId: string(),
+  runId: string(),
+  status: oneOfStrings(['completed', 'failed', 'interrupted']),
+  ...turnResultMembers,
+  tokenUsage: AppTokenUsage,
+  budgetUsage: optional(jsonObject()),
+  budgetExhaustion: optional(jsonObject()),
+});
+
+/** §4.11, §4.14: a tool call waiting for a decision. */
+export const approvalRequestShape = object({
+  requestId: string(),
+  threadId: string(),
+  turnId: string(),
+  toolCallId: string(),
+  toolName: string(),
+  preview: string(),
+  arguments: jsonObject(),
+});
+
+export const approvalResolutionShape = object({
+  threadId: string(),
+  turnId: string(),
+  requestId: string(),
+  decision: ApprovalDecision,
+  reason: optional(string()),
+  metadata: optional(jsonObject()),
+});
+
+export const errorWarningShape = object({
+  threadId: string(),
+  turnId: optional(string()),
+  code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up']),
+  message: string(),
+});

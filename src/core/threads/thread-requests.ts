@@ -1,0 +1,37 @@
+/**
+ * What the thread service is asked (protocol.md §3.3–§3.6, history.md §2), independent of how a
+ * protocol validates it: the v1 params DTOs implement these, so the compiler keeps them in step.
+ */
+export interface ThreadStartRequest {
+  agentKey?: string;
+  cwd?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ThreadResumeRequest {
+  threadId: string;
+  /** `false` reads without subscribing. */
+  subscribe?: boolean;
+  afterItemId?: string;
+}
+
+export interface ThreadReadRequest {
+  threadId: string;
+  afterItemId?: string;
+  limit?: number;
+}
+
+export interface ThreadListRequest {
+  archived?: boolean;
+  includeArchived?: boolean;
+  limit?: number;
+  /** A `nextCursor` of a previous page. */
+  cursor?: string;
+}
+
+export interface ThreadForkRequest {
+  threadId: string;
+  /** The turn to fork after; the last finished one when absent. */
+  turnId?: string;
+  metadata?: Record<string, unknown>;
+}

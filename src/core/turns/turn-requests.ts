@@ -1,0 +1,23 @@
+/**
+ * What the turn service is asked (protocol.md §3.9–§3.12), independent of how a protocol validates
+ * it: the v1 params DTOs implement these, so the compiler keeps them in step.
+ */
+export interface TurnStartRequest {
+  threadId: string;
+  input: Record<string, unknown>[];
+  metadata?: Record<string, unknown>;
+}
+
+/** Steering and follow-ups. */
+export interface TurnControlRequest {
+  threadId: string;
+  /** Ignored when absent or empty; otherwise must name the active turn. */
+  expectedTurnId?: string;
+  input: Record<string, unknown>[];
+}
+
+export interface TurnInterruptRequest {
+  threadId: string;
+  expectedTurnId?: string;
+  reason?: string;
+}
