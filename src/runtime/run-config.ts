@@ -50,6 +50,15 @@ export interface RunResult {
   budgetUsage?: Record<string, unknown>;
   budgetExhaustion?: Record<string, unknown>;
   newMessages: Message[];
+  /**
+   * Present only when a compaction took effect in this run (history.md §1): the conversation to
+   * store IN PLACE OF the thread's history (non-system messages: the summary message, the kept
+   * messages, then everything the run appended after the last compaction). When present, a host
+   * replaces its stored history with it instead of appending `newMessages`; when absent (no
+   * compaction, skipped, failed or interrupted), the history is unchanged and `newMessages` is
+   * appended as before.
+   */
+  compactedHistory?: Message[];
   events: RunEvent[];
 }
 

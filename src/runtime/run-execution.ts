@@ -1,9 +1,13 @@
 /** One run from setup to its terminal event (runtime.md §2 step 6, §6.3, §7 runner integration). */
 import type { Agent } from './agent';
+import { AutoCompaction } from './compaction/auto-compaction';
+import type { CompactionContext } from './compaction/compaction-step';
+import { runManualCompaction } from './compaction/manual-compaction';
 import { Conversation } from './conversation';
 import { runCycles } from './cycle-loop';
 import { terminalEventPayload } from './events/run-event-factory';
 import { RunEventSink } from './events/run-event-sink';
+import type { ModelCallSetup } from './model/model-call';
 import type { RunConfig, RunResult } from './run-config';
 import type { RunControl } from './run-control';
 import type { RunJournal } from './run-journal';
@@ -20,6 +24,8 @@ export interface RunLaunch {
   identity: RunIdentity;
   control: RunControl;
   journal: RunJournal;
+  /** `turn` (default): the cycle loop on the input; `compaction`: a manual compaction, no user turn. */
+  mode?: 'turn' | 'compaction';
   /** Fail-open event store warnings; default stderr. */
   warn?: (line: string) => void;
 }
@@ -86,28 +92,40 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   }
 
   const conversation = new Conversation(plan.prefix);
-  conversation.append(plan.userMessage);
   const ledger = new UsageLedger();
+  const model: ModelCallSetup = {
+    sink,
+    client: plan.client,
+    resolved: plan.resolved,
+    settings: plan.settings,
+    tools: plan.toolSpecs,
+    ledger,
+    signal: control.signal,
+  };
+  const compaction: CompactionContext = {
+    sink,
+    model,
+    conversation,
+    cancelReason: () => control.cancelReason,
+  };
   let outcome: RunOutcome;
   try {
-    outcome = await runCycles({
-      maxCycles: plan.maxCycles,
-      noToolPolicy: plan.noToolPolicy,
-      conversation,
-      sink,
-      model: {
+    if (launch.mode === 'compaction') {
+      outcome = await runManualCompaction(compaction, plan.resolved.context_length);
+    } else {
+      conversation.append(plan.userMessage, { turnInput: true });
+      outcome = await runCycles({
+        maxCycles: plan.maxCycles,
+        noToolPolicy: plan.noToolPolicy,
+        conversation,
         sink,
-        client: plan.client,
-        resolved: plan.resolved,
-        settings: plan.settings,
-        tools: plan.toolSpecs,
-        ledger,
-        signal: control.signal,
-      },
-      tools: toolScope(launch, plan, sink),
-      steering: control.steering,
-      cancelReason: () => control.cancelReason,
-    });
+        model,
+        tools: toolScope(launch, plan, sink),
+        steering: control.steering,
+        compaction: new AutoCompaction(compaction, plan.resolved),
+        cancelReason: () => control.cancelReason,
+      });
+    }
   } catch (error) {
     // A defect inside the loop still ends the run with one terminal event.
     outcome = failedOutcome(messageOf(error), conversation.lastAssistantText());
@@ -118,5 +136,5 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   await sink.emit(terminalEventPayload(outcome));
   await sink.flush();
   if (sink.storeFailure !== null) throw new Error(sink.storeFailure);
-  return buildRunResult(identity, outcome, ledger.snapshot(), conversation.newMessages(), journal.snapshot());
+  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, journal.snapshot());
 }

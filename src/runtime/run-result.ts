@@ -1,6 +1,6 @@
 /** Assembling the RunResult (runtime.md §5). */
 import type { RunEvent } from './events/types';
-import type { Message } from './messages';
+import type { Conversation } from './conversation';
 import type { RunResult } from './run-config';
 import { finalOutputOf, type RunOutcome } from './run-outcome';
 import type { TaskTokenUsage } from './usage/types';
@@ -16,9 +16,10 @@ export function buildRunResult(
   identity: RunIdentity,
   outcome: RunOutcome,
   tokenUsage: TaskTokenUsage,
-  newMessages: Message[],
+  conversation: Conversation,
   events: RunEvent[],
 ): RunResult {
+  const compactedHistory = conversation.compactedHistory();
   return {
     ...identity,
     status: outcome.status,
@@ -32,7 +33,8 @@ export function buildRunResult(
       return finalOutputOf(this);
     },
     tokenUsage,
-    newMessages,
+    newMessages: conversation.newMessages(),
+    ...(compactedHistory !== undefined ? { compactedHistory } : {}),
     events,
   };
 }

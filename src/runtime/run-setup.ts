@@ -108,8 +108,7 @@ export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, 
     history,
     contextLength: resolved.context_length,
     maxOutputTokens: resolved.max_output_tokens,
-    systemMessage,
-    userMessage,
+    fixedMessages: [systemMessage, userMessage],
     toolSpecsJson: JSON.stringify(toolSpecs),
   });
 
