@@ -129,6 +129,6 @@ describe('compaction over the OpenAI-compatible client', () => {
       messages_before: 5,
       messages_after: 4,
     });
-    expect(result.compactedHistory?.slice(0, 4)).toEqual(next.messages.slice(1));
+    expect(result.compactedHistory?.slice(0, 4)).toEqual((next.messages as unknown[]).slice(1));
   });
 });
