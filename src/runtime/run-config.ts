@@ -25,6 +25,11 @@ export interface RunConfig {
   approvalTimeoutMs?: number;
   metadata?: Record<string, unknown>;
   initialMessages?: Message[];
+  /**
+   * Automatic context compaction before model calls (history.md §1, docs/compaction.md); default
+   * `true`. `false` keeps only the run-setup trimming of runtime.md §11.6.
+   */
+  autoCompaction?: boolean;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   budgetLimits?: Record<string, unknown>;

@@ -13,7 +13,7 @@ import type { RunControl } from './run-control';
 import type { RunJournal } from './run-journal';
 import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
 import { buildRunResult, type RunIdentity } from './run-result';
-import { prepareRun, type RunPlan, type RunnerDefaults } from './run-setup';
+import { prepareRun, type RunMode, type RunPlan, type RunnerDefaults } from './run-setup';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
 
@@ -25,7 +25,7 @@ export interface RunLaunch {
   control: RunControl;
   journal: RunJournal;
   /** `turn` (default): the cycle loop on the input; `compaction`: a manual compaction, no user turn. */
-  mode?: 'turn' | 'compaction';
+  mode?: RunMode;
   /** Fail-open event store warnings; default stderr. */
   warn?: (line: string) => void;
 }
@@ -64,7 +64,7 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
 export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   const { agent, config, identity, control, journal } = launch;
   const defaults = launch.runner.defaultRunConfig ?? {};
-  const plan = prepareRun(launch.runner, agent, identity.input, config);
+  const plan = prepareRun(launch.runner, agent, identity.input, config, launch.mode);
 
   const sink = new RunEventSink(
     {
@@ -122,7 +122,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
         model,
         tools: toolScope(launch, plan, sink),
         steering: control.steering,
-        compaction: new AutoCompaction(compaction, plan.resolved),
+        compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction),
         cancelReason: () => control.cancelReason,
       });
     }

@@ -2,7 +2,8 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Agent } from './agent';
 import type { ApprovalPolicy } from './approvals/types';
-import { trimHistory } from './history-trimming';
+import { estimatePromptTokens, exceedsCompactionThreshold } from './compaction/prompt-estimate';
+import { trimHistory, type TrimResult } from './history-trimming';
 import type { Message, SystemMessage, UserMessage } from './messages';
 import { mergeModelSettings, validateModelSettings } from './model/model-settings';
 import type { LlmClient, ModelSettings, ResolvedModelConfig, ToolSpec } from './model/types';
@@ -42,7 +43,12 @@ export interface RunPlan {
   prefix: Message[];
   userMessage: UserMessage;
   trimmed: { dropped: number; kept: number } | null;
+  /** Automatic compaction before model calls (history.md §1); `RunConfig.autoCompaction`, default on. */
+  autoCompaction: boolean;
 }
+
+/** `turn`: a run on an input; `compaction`: a manual compaction of the history (no user turn). */
+export type RunMode = 'turn' | 'compaction';
 
 function firstDefined<T>(...values: Array<T | undefined>): T | undefined {
   return values.find((value) => value !== undefined);
@@ -72,7 +78,13 @@ function buildRegistry(agent: Agent): ToolRegistry {
   return registry;
 }
 
-export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, config: RunConfig): RunPlan {
+export function prepareRun(
+  runner: RunnerDefaults,
+  agent: Agent,
+  input: string,
+  config: RunConfig,
+  mode: RunMode = 'turn',
+): RunPlan {
   const defaults = runner.defaultRunConfig ?? {};
   const maxCycles = effectiveMaxCycles(agent, config, defaults);
 
@@ -104,13 +116,25 @@ export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, 
   const history = (config.initialMessages ?? defaults.initialMessages ?? []).filter(
     (message) => message.role !== 'system',
   );
-  const trim = trimHistory({
-    history,
-    contextLength: resolved.context_length,
-    maxOutputTokens: resolved.max_output_tokens,
-    fixedMessages: [systemMessage, userMessage],
-    toolSpecsJson: JSON.stringify(toolSpecs),
-  });
+  const autoCompaction = firstDefined(config.autoCompaction, defaults.autoCompaction) ?? true;
+  // A history past the compaction threshold is compacted before the first model call rather than
+  // trimmed (trimming is compaction's fallback); a manual compaction summarizes the whole history.
+  const compactsFirst =
+    mode === 'compaction' ||
+    (autoCompaction &&
+      exceedsCompactionThreshold(
+        estimatePromptTokens([systemMessage, ...history, userMessage], toolSpecs, null),
+        resolved.context_length,
+      ));
+  const trim: TrimResult = compactsFirst
+    ? { kept: [...history], droppedCount: 0 }
+    : trimHistory({
+        history,
+        contextLength: resolved.context_length,
+        maxOutputTokens: resolved.max_output_tokens,
+        fixedMessages: [systemMessage, userMessage],
+        toolSpecsJson: JSON.stringify(toolSpecs),
+      });
 
   return {
     maxCycles,
@@ -129,5 +153,6 @@ export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, 
     prefix: [systemMessage, ...structuredClone(trim.kept)],
     userMessage,
     trimmed: trim.droppedCount > 0 ? { dropped: trim.droppedCount, kept: trim.kept.length } : null,
+    autoCompaction,
   };
 }

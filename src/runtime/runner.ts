@@ -8,7 +8,7 @@ import { RunControl } from './run-control';
 import { executeRun } from './run-execution';
 import { LiveRunHandle } from './run-handle';
 import { RunJournal } from './run-journal';
-import { DEFAULT_WORKSPACE } from './run-setup';
+import { DEFAULT_WORKSPACE, type RunMode } from './run-setup';
 
 export interface RunnerOptions {
   modelProvider?: ModelProvider;
@@ -51,7 +51,7 @@ export class Runner {
     return this.launch(agent, '', config, 'compaction');
   }
 
-  private launch(agent: Agent, input: string, config: RunConfig, mode: 'turn' | 'compaction'): RunHandle {
+  private launch(agent: Agent, input: string, config: RunConfig, mode: RunMode): RunHandle {
     const runId = newId('run_');
     const traceId = newId('trace_');
     const journal = new RunJournal();

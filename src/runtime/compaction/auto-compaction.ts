@@ -25,18 +25,22 @@ export class AutoCompaction {
   constructor(
     private readonly context: CompactionContext,
     private readonly resolved: ResolvedModelConfig,
+    private readonly enabled: boolean,
   ) {}
 
   /** Runs before the cycle's model call; `cancelled` when the run was interrupted during it. */
   async beforeModelCall(cycleIndex: number): Promise<'cancelled' | null> {
-    if (this.gaveUp) return null;
+    if (!this.enabled || this.gaveUp) return null;
     const { conversation, model } = this.context;
     const contextLength = this.resolved.context_length;
     const estimate = estimatePromptTokens(conversation.modelInput(), model.tools, this.anchor);
     if (!exceedsCompactionThreshold(estimate, contextLength)) return null;
     const split = splitForCompaction(conversation.history(), contextLength, conversation.turnInput());
-    // Everything already fits the verbatim tail: a summary would replace nothing.
-    if (split.summarized.length === 0) return null;
+    // Everything already fits the verbatim tail: a summary would replace nothing; trim instead.
+    if (split.summarized.length === 0) {
+      await this.trimInstead();
+      return null;
+    }
 
     const attempt = await compactConversation(this.context, {
       trigger: 'auto',
@@ -75,6 +79,7 @@ export class AutoCompaction {
     });
     if (trim.droppedCount === 0) return;
     conversation.trimContext([...trim.kept, ...turn]);
+    this.anchor = null;
     await sink.emit({
       type: 'diagnostic',
       level: 'info',

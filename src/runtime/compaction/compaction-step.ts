@@ -50,7 +50,7 @@ export async function compactConversation(
   const call = await performModelCall(
     { ...model, tools: [], settings: summarySettings(model.settings) },
     request.cycleIndex,
-    summaryRequestMessages(conversation.systemMessage, split.summarized),
+    summaryRequestMessages(conversation.systemMessage, split.summarized, model.resolved),
     { operation: 'context_compaction' },
   );
   const cancelReason = context.cancelReason();

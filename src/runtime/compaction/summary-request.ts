@@ -1,6 +1,7 @@
 /** The summary request and the summary message of a compaction (history.md §1). Pure. */
+import { trimHistory } from '../history-trimming';
 import type { Message, UserMessage } from '../messages';
-import type { ModelSettings } from '../model/types';
+import type { ModelSettings, ResolvedModelConfig } from '../model/types';
 
 /** The compacted history starts with one user message: this prefix, then the summary. */
 export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
@@ -21,9 +22,26 @@ export const COMPACTION_INSTRUCTIONS = [
   'Be specific: keep exact names, paths, identifiers, commands, error messages and numbers.',
 ].join('\n');
 
-/** System instructions, the history being compacted, then the instructions. */
-export function summaryRequestMessages(system: Message, summarized: readonly Message[]): Message[] {
-  return [system, ...summarized, { role: 'user', content: COMPACTION_INSTRUCTIONS }];
+const INSTRUCTIONS_MESSAGE: UserMessage = { role: 'user', content: COMPACTION_INSTRUCTIONS };
+
+/**
+ * System instructions, the history being compacted, then the instructions. A history too long for
+ * one request loses its oldest segments first (the trimming rule of runtime.md §11.6), so the
+ * request fits the context; the summary still replaces all of it.
+ */
+export function summaryRequestMessages(
+  system: Message,
+  summarized: readonly Message[],
+  model: Pick<ResolvedModelConfig, 'context_length' | 'max_output_tokens'>,
+): Message[] {
+  const fitting = trimHistory({
+    history: summarized,
+    contextLength: model.context_length,
+    maxOutputTokens: model.max_output_tokens,
+    fixedMessages: [system, INSTRUCTIONS_MESSAGE],
+    toolSpecsJson: '',
+  }).kept;
+  return [system, ...fitting, { ...INSTRUCTIONS_MESSAGE }];
 }
 
 export function summaryMessage(summary: string): UserMessage {

@@ -207,4 +207,75 @@ describe('automatic compaction', () => {
     expect(result.compactedHistory).toBeUndefined();
     expect('compactedHistory' in result).toBe(false);
   });
+
+  describe('a history past 80 % at the start of a turn', () => {
+    // context 1200 (trigger 960), 200 reserved for output: ≈ 1097 estimated tokens at setup.
+    const history: Message[] = [
+      { role: 'user', content: 'p'.repeat(1400) },
+      { role: 'assistant', content: 'q'.repeat(1500) },
+      { role: 'user', content: 'recent' },
+      { role: 'assistant', content: 'recent answer' },
+    ];
+    const system: Message = { role: 'system', content: 'Do the task, then finish.' };
+
+    async function run(summaryStep: ScriptStep) {
+      const model = smallContextModel([summaryStep, finish('ok')], 1200, 200);
+      const runner = new Runner({ modelProvider: model.provider, workspace: workspace.path });
+      const result = await runner.run(makeAgent(), 'now', { initialMessages: history });
+      return { model, result };
+    }
+
+    it('is compacted before the first call instead of trimmed at setup', async () => {
+      const { model, result } = await run({ content: 'S' });
+      expect(diagnostics(result.events, 'history_trimmed')).toEqual([]);
+      expect(model.requests[0].messages).toEqual([
+        system,
+        history[0],
+        history[1],
+        { role: 'user', content: COMPACTION_INSTRUCTIONS },
+      ]);
+      expect(model.requests[1].messages).toEqual([
+        system,
+        { role: 'user', content: `${SUMMARY_PREFIX}S` },
+        history[2],
+        history[3],
+        { role: 'user', content: 'now' },
+      ]);
+      expect(eventsOf(result.events, 'context_compaction_started')[0].cycle_index).toBe(1);
+      expect(result.compactedHistory?.slice(0, 4)).toEqual(model.requests[1].messages.slice(1));
+    });
+
+    it('falls back to the trimming the run setup would have done when the summary fails', async () => {
+      const { model, result } = await run({ error: 'no summary' });
+      expect(result.status).toBe('completed');
+      expect(model.requests[1].messages).toEqual([
+        system,
+        history[2],
+        history[3],
+        { role: 'user', content: 'now' },
+      ]);
+      expect(diagnostics(result.events, 'history_trimmed')[0].details).toEqual({
+        dropped_messages: 2,
+        kept_messages: 3,
+      });
+      expect(result.compactedHistory).toBeUndefined();
+    });
+
+    it('autoCompaction: false keeps the setup trimming alone', async () => {
+      const model = smallContextModel([finish('ok')], 1200, 200);
+      const runner = new Runner({ modelProvider: model.provider, workspace: workspace.path });
+      const result = await runner.run(makeAgent(), 'now', {
+        initialMessages: history,
+        autoCompaction: false,
+      });
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0].messages).toEqual([
+        system,
+        history[2],
+        history[3],
+        { role: 'user', content: 'now' },
+      ]);
+      expect(result.events.filter((event) => event.type.startsWith('context_compaction'))).toEqual([]);
+    });
+  });
 });

@@ -151,11 +151,17 @@ describe('keep rule', () => {
 describe('summary request', () => {
   it('is system instructions, the history being compacted, then the hand-off instructions', () => {
     const history = [user('hi'), assistant('hello')];
-    expect(summaryRequestMessages(system, history)).toEqual([
-      system,
-      ...history,
-      { role: 'user', content: COMPACTION_INSTRUCTIONS },
-    ]);
+    expect(
+      summaryRequestMessages(system, history, { context_length: null, max_output_tokens: null }),
+    ).toEqual([system, ...history, { role: 'user', content: COMPACTION_INSTRUCTIONS }]);
+  });
+
+  it('a history too long for one request loses its oldest segments, so the request fits', () => {
+    const old = [user('a'.repeat(4000)), assistant('b')]; // > 1000 tokens on its own
+    const recent = [user('c'), assistant('d', ['t1']), tool('t1', 'e')];
+    expect(
+      summaryRequestMessages(system, [...old, ...recent], { context_length: 1000, max_output_tokens: 100 }),
+    ).toEqual([system, ...recent, { role: 'user', content: COMPACTION_INSTRUCTIONS }]);
   });
 
   it('asks for goal, decisions, what was done, files, open questions and next steps', () => {
