@@ -64,6 +64,11 @@ export class Conversation {
     if (options.turnInput) this.latestTurnInput = message;
   }
 
+  /** How many messages this run appended so far. */
+  get appendedCount(): number {
+    return this.appended.length;
+  }
+
   /** The model input (§11.1 step 4 drops blank assistant messages from it first). */
   modelInput(): Message[] {
     this.messages = this.messages.filter((message) => !isBlankAssistant(message));

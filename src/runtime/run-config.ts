@@ -7,6 +7,7 @@ import type { RunEvent, CompletionReason } from './events/types';
 import type { TaskTokenUsage } from './usage/types';
 import type { RunEventStore } from './event-store/types';
 import type { ApprovalBroker } from './approvals/approval-broker';
+import type { PromptSize } from './compaction/prompt-size-tracker';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
 
@@ -30,6 +31,12 @@ export interface RunConfig {
    * `true`. `false` keeps only the run-setup trimming of runtime.md §11.6.
    */
   autoCompaction?: boolean;
+  /**
+   * The previous run's `RunResult.promptSize` for `initialMessages`: the provider-reported prompt
+   * size the compaction estimate starts from (history.md §1 "of this thread"). Ignored when setup
+   * trimming dropped history or it does not fit the history.
+   */
+  promptSize?: PromptSize;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   budgetLimits?: Record<string, unknown>;
@@ -64,6 +71,13 @@ export interface RunResult {
    * appended as before.
    */
   compactedHistory?: Message[];
+  /**
+   * The last provider-reported prompt size of a normal call and how many messages at the end of
+   * the stored conversation (after applying this result) came after it; pass it as
+   * `RunConfig.promptSize` with that conversation next time. Absent when there is none (no usage
+   * reported, or a compaction or trimming since).
+   */
+  promptSize?: PromptSize;
   events: RunEvent[];
 }
 

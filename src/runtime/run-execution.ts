@@ -3,6 +3,7 @@ import type { Agent } from './agent';
 import { AutoCompaction } from './compaction/auto-compaction';
 import type { CompactionContext } from './compaction/compaction-step';
 import { runManualCompaction } from './compaction/manual-compaction';
+import { PromptSizeTracker } from './compaction/prompt-size-tracker';
 import { Conversation } from './conversation';
 import { runCycles } from './cycle-loop';
 import { terminalEventPayload } from './events/run-event-factory';
@@ -108,10 +109,14 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
     conversation,
     cancelReason: () => control.cancelReason,
   };
+  const promptSize = new PromptSizeTracker(conversation);
+  promptSize.adopt(plan.promptSize, conversation.history().length);
   let outcome: RunOutcome;
   try {
     if (launch.mode === 'compaction') {
       outcome = await runManualCompaction(compaction, plan.resolved.context_length);
+      // A compacted history has no provider figure yet.
+      if (conversation.compactedHistory() !== undefined) promptSize.reset();
     } else {
       conversation.append(plan.userMessage, { turnInput: true });
       outcome = await runCycles({
@@ -122,7 +127,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
         model,
         tools: toolScope(launch, plan, sink),
         steering: control.steering,
-        compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction),
+        compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction, promptSize),
         cancelReason: () => control.cancelReason,
       });
     }
@@ -136,5 +141,5 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   await sink.emit(terminalEventPayload(outcome));
   await sink.flush();
   if (sink.storeFailure !== null) throw new Error(sink.storeFailure);
-  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, journal.snapshot());
+  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, promptSize, journal.snapshot());
 }

@@ -1,5 +1,6 @@
 /** Assembling the RunResult (runtime.md §5). */
 import type { RunEvent } from './events/types';
+import type { PromptSizeTracker } from './compaction/prompt-size-tracker';
 import type { Conversation } from './conversation';
 import type { RunResult } from './run-config';
 import { finalOutputOf, type RunOutcome } from './run-outcome';
@@ -17,9 +18,11 @@ export function buildRunResult(
   outcome: RunOutcome,
   tokenUsage: TaskTokenUsage,
   conversation: Conversation,
+  promptSize: PromptSizeTracker,
   events: RunEvent[],
 ): RunResult {
   const compactedHistory = conversation.compactedHistory();
+  const figure = promptSize.figure();
   return {
     ...identity,
     status: outcome.status,
@@ -35,6 +38,7 @@ export function buildRunResult(
     tokenUsage,
     newMessages: conversation.newMessages(),
     ...(compactedHistory !== undefined ? { compactedHistory } : {}),
+    ...(figure !== undefined ? { promptSize: figure } : {}),
     events,
   };
 }

@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { Agent } from './agent';
 import type { ApprovalPolicy } from './approvals/types';
 import { estimatePromptTokens, exceedsCompactionThreshold } from './compaction/prompt-estimate';
+import { anchorForHistory, type PromptSize } from './compaction/prompt-size-tracker';
 import { trimHistory, type TrimResult } from './history-trimming';
 import type { Message, SystemMessage, UserMessage } from './messages';
 import { mergeModelSettings, validateModelSettings } from './model/model-settings';
@@ -45,6 +46,8 @@ export interface RunPlan {
   trimmed: { dropped: number; kept: number } | null;
   /** Automatic compaction before model calls (history.md §1); `RunConfig.autoCompaction`, default on. */
   autoCompaction: boolean;
+  /** The previous run's prompt size for the history, while it still describes it (nothing trimmed). */
+  promptSize: PromptSize | undefined;
 }
 
 /** `turn`: a run on an input; `compaction`: a manual compaction of the history (no user turn). */
@@ -123,7 +126,11 @@ export function prepareRun(
     mode === 'compaction' ||
     (autoCompaction &&
       exceedsCompactionThreshold(
-        estimatePromptTokens([systemMessage, ...history, userMessage], toolSpecs, null),
+        estimatePromptTokens(
+          [systemMessage, ...history, userMessage],
+          toolSpecs,
+          anchorForHistory(config.promptSize, history.length),
+        ),
         resolved.context_length,
       ));
   const trim: TrimResult = compactsFirst
@@ -154,5 +161,6 @@ export function prepareRun(
     userMessage,
     trimmed: trim.droppedCount > 0 ? { dropped: trim.droppedCount, kept: trim.kept.length } : null,
     autoCompaction,
+    promptSize: trim.droppedCount === 0 ? config.promptSize : undefined,
   };
 }

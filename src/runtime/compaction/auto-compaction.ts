@@ -11,21 +11,17 @@ import type { ResolvedModelConfig } from '../model/types';
 import type { TokenUsage } from '../usage/types';
 import { compactConversation, type CompactionContext } from './compaction-step';
 import { splitForCompaction } from './keep-rule';
-import {
-  estimatePromptTokens,
-  exceedsCompactionThreshold,
-  promptAnchor,
-  type PromptAnchor,
-} from './prompt-estimate';
+import { estimatePromptTokens, exceedsCompactionThreshold } from './prompt-estimate';
+import type { PromptSizeTracker } from './prompt-size-tracker';
 
 export class AutoCompaction {
-  private anchor: PromptAnchor | null = null;
   private gaveUp = false;
 
   constructor(
     private readonly context: CompactionContext,
     private readonly resolved: ResolvedModelConfig,
     private readonly enabled: boolean,
+    private readonly promptSize: PromptSizeTracker,
   ) {}
 
   /** Runs before the cycle's model call; `cancelled` when the run was interrupted during it. */
@@ -33,7 +29,7 @@ export class AutoCompaction {
     if (!this.enabled || this.gaveUp) return null;
     const { conversation, model } = this.context;
     const contextLength = this.resolved.context_length;
-    const estimate = estimatePromptTokens(conversation.modelInput(), model.tools, this.anchor);
+    const estimate = estimatePromptTokens(conversation.modelInput(), model.tools, this.promptSize.current());
     if (!exceedsCompactionThreshold(estimate, contextLength)) return null;
     const split = splitForCompaction(conversation.history(), contextLength, conversation.turnInput());
     // Everything already fits the verbatim tail: a summary would replace nothing; trim instead.
@@ -50,7 +46,7 @@ export class AutoCompaction {
     });
     if (attempt.kind === 'interrupted') return 'cancelled';
     if (attempt.kind === 'completed') {
-      this.anchor = null;
+      this.promptSize.reset();
       return null;
     }
     this.gaveUp = true;
@@ -60,7 +56,7 @@ export class AutoCompaction {
 
   /** Records the provider's prompt size of the cycle's call (`sentMessages`: system included). */
   afterModelCall(sentMessages: number, usage: TokenUsage): void {
-    this.anchor = promptAnchor(usage, sentMessages) ?? this.anchor;
+    this.promptSize.observe(sentMessages, usage);
   }
 
   /** Today's trimming over the model context; the current turn (from its latest user message) stays. */
@@ -79,7 +75,7 @@ export class AutoCompaction {
     });
     if (trim.droppedCount === 0) return;
     conversation.trimContext([...trim.kept, ...turn]);
-    this.anchor = null;
+    this.promptSize.reset();
     await sink.emit({
       type: 'diagnostic',
       level: 'info',
