@@ -1,4 +1,5 @@
 /** The cycle loop (runtime.md §11): one model call plus its tool batch per cycle. */
+import type { AutoCompaction } from './compaction/auto-compaction';
 import type { Conversation } from './conversation';
 import type { RunEventSink } from './events/run-event-sink';
 import type { AssistantMessage } from './messages';
@@ -31,6 +32,8 @@ export interface CycleRun {
   model: ModelCallSetup;
   tools: ToolRunScope;
   steering: SteeringQueue;
+  /** Compacts the conversation before a model call when it nears the context length. */
+  compaction: AutoCompaction;
   /** The accepted cancel reason, or null while the run is not cancelled. */
   cancelReason(): string | null;
 }
@@ -94,12 +97,15 @@ class CycleLoop {
     run.sink.cycleIndex = cycle;
     await run.sink.emit({ type: 'cycle_started', cycle_index: cycle });
     await this.deliverSteering(cycle);
+    if ((await run.compaction.beforeModelCall(cycle)) === 'cancelled') return this.cancelled();
 
-    const call = await performModelCall(run.model, cycle, run.conversation.modelInput());
+    const input = run.conversation.modelInput();
+    const call = await performModelCall(run.model, cycle, input);
     if (!call.ok) {
       if (call.cancelled && run.cancelReason() !== null) return this.cancelled();
       return failedOutcome(call.error, run.conversation.lastAssistantText());
     }
+    run.compaction.afterModelCall(input.length, call.response.usage);
     const calls = (call.response.toolCalls ?? []).map(decodeToolCall);
     const message = assistantMessage(call.response, calls);
     run.conversation.append(message);
@@ -120,7 +126,7 @@ class CycleLoop {
 
   private async deliverSteering(cycle: number): Promise<void> {
     for (const entry of this.run.steering.drain()) {
-      this.run.conversation.append({ role: 'user', content: entry.text });
+      this.run.conversation.append({ role: 'user', content: entry.text }, { turnInput: true });
       await this.run.sink.emit({
         type: 'steer_applied',
         steer_id: entry.steerId,

@@ -1,21 +1,26 @@
-/** Trimming of conversation history to the model's context length at run setup (runtime.md §11.6). */
+/** Trimming of conversation history to the model's context length (runtime.md §11.6). */
 import type { Message } from './messages';
 
 const DEFAULT_OUTPUT_RESERVE = 16384;
 
-function codePoints(text: string | undefined): number {
+export function codePoints(text: string | undefined): number {
   return text === undefined ? 0 : [...text].length;
 }
 
-/** `ceil(chars / 4) + 4`, chars = code points of content, reasoning and every tool call's name and arguments. */
-export function estimateMessageTokens(message: Message): number {
+/** Code points of content, reasoning and every tool call's name and arguments. */
+export function messageChars(message: Message): number {
   let chars = codePoints(message.content);
   if (message.role === 'assistant') {
     chars += codePoints(message.reasoning_content);
     for (const call of message.tool_calls ?? [])
       chars += codePoints(call.function.name) + codePoints(call.function.arguments);
   }
-  return Math.ceil(chars / 4) + 4;
+  return chars;
+}
+
+/** `ceil(chars / 4) + 4` (see `messageChars`). */
+export function estimateMessageTokens(message: Message): number {
+  return Math.ceil(messageChars(message) / 4) + 4;
 }
 
 function estimateMessages(messages: readonly Message[]): number {
@@ -33,11 +38,15 @@ function segments(history: readonly Message[]): Message[][] {
 }
 
 export interface TrimInput {
+  /** The droppable history, oldest first. */
   history: readonly Message[];
   contextLength: number | null;
   maxOutputTokens: number | null;
-  systemMessage: Message;
-  userMessage: Message;
+  /**
+   * Messages sent besides the history that are never dropped: at run setup the system message and
+   * the new user message; when compaction fails mid-run, the system message and the current turn.
+   */
+  fixedMessages: readonly Message[];
   /** JSON of the tool specs sent to the model. */
   toolSpecsJson: string;
 }
@@ -55,8 +64,7 @@ export function trimHistory(input: TrimInput): TrimResult {
   const budget =
     contextLength -
     reserve -
-    estimateMessageTokens(input.systemMessage) -
-    estimateMessageTokens(input.userMessage) -
+    estimateMessages(input.fixedMessages) -
     Math.ceil(codePoints(input.toolSpecsJson) / 4);
   const remaining = segments(history);
   let estimate = estimateMessages(history);

@@ -16,6 +16,10 @@ export type * from './messages';
 export type * from './events/types';
 export { COMPLETION_REASONS, TERMINAL_EVENT_TYPES } from './events/types';
 export { parseRunEvent } from './events/run-event-reader';
+export { SUMMARY_PREFIX, COMPACTION_INSTRUCTIONS } from './compaction/summary-request';
+export { COMPACTION_TRIGGER_RATIO, estimatePromptTokens } from './compaction/prompt-estimate';
+export { KEEP_RATIO, splitForCompaction } from './compaction/keep-rule';
+export type { PromptSize } from './compaction/prompt-size-tracker';
 
 export { LlmError } from './model/types';
 export type {

@@ -7,6 +7,7 @@ import type { RunEvent, CompletionReason } from './events/types';
 import type { TaskTokenUsage } from './usage/types';
 import type { RunEventStore } from './event-store/types';
 import type { ApprovalBroker } from './approvals/approval-broker';
+import type { PromptSize } from './compaction/prompt-size-tracker';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
 
@@ -25,6 +26,17 @@ export interface RunConfig {
   approvalTimeoutMs?: number;
   metadata?: Record<string, unknown>;
   initialMessages?: Message[];
+  /**
+   * Automatic context compaction before model calls (history.md §1, docs/compaction.md); default
+   * `true`. `false` keeps only the run-setup trimming of runtime.md §11.6.
+   */
+  autoCompaction?: boolean;
+  /**
+   * The previous run's `RunResult.promptSize` for `initialMessages`: the provider-reported prompt
+   * size the compaction estimate starts from (history.md §1 "of this thread"). Ignored when setup
+   * trimming dropped history or it does not fit the history.
+   */
+  promptSize?: PromptSize;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   budgetLimits?: Record<string, unknown>;
@@ -50,6 +62,22 @@ export interface RunResult {
   budgetUsage?: Record<string, unknown>;
   budgetExhaustion?: Record<string, unknown>;
   newMessages: Message[];
+  /**
+   * Present only when a compaction took effect in this run (history.md §1): the conversation to
+   * store IN PLACE OF the thread's history (non-system messages: the summary message, the kept
+   * messages, then everything the run appended after the last compaction). When present, a host
+   * replaces its stored history with it instead of appending `newMessages`; when absent (no
+   * compaction, skipped, failed or interrupted), the history is unchanged and `newMessages` is
+   * appended as before.
+   */
+  compactedHistory?: Message[];
+  /**
+   * The last provider-reported prompt size of a normal call and how many messages at the end of
+   * the stored conversation (after applying this result) came after it; pass it as
+   * `RunConfig.promptSize` with that conversation next time. Absent when there is none (no usage
+   * reported, or a compaction or trimming since).
+   */
+  promptSize?: PromptSize;
   events: RunEvent[];
 }
 

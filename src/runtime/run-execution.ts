@@ -1,15 +1,20 @@
 /** One run from setup to its terminal event (runtime.md §2 step 6, §6.3, §7 runner integration). */
 import type { Agent } from './agent';
+import { AutoCompaction } from './compaction/auto-compaction';
+import type { CompactionContext } from './compaction/compaction-step';
+import { runManualCompaction } from './compaction/manual-compaction';
+import { PromptSizeTracker } from './compaction/prompt-size-tracker';
 import { Conversation } from './conversation';
 import { runCycles } from './cycle-loop';
 import { terminalEventPayload } from './events/run-event-factory';
 import { RunEventSink } from './events/run-event-sink';
+import type { ModelCallSetup } from './model/model-call';
 import type { RunConfig, RunResult } from './run-config';
 import type { RunControl } from './run-control';
 import type { RunJournal } from './run-journal';
 import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
 import { buildRunResult, type RunIdentity } from './run-result';
-import { prepareRun, type RunPlan, type RunnerDefaults } from './run-setup';
+import { prepareRun, type RunMode, type RunPlan, type RunnerDefaults } from './run-setup';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
 import { causeMessage } from './cause-message';
@@ -21,6 +26,8 @@ export interface RunLaunch {
   identity: RunIdentity;
   control: RunControl;
   journal: RunJournal;
+  /** `turn` (default): the cycle loop on the input; `compaction`: a manual compaction, no user turn. */
+  mode?: RunMode;
   /** Fail-open event store warnings; default stderr. */
   warn?: (line: string) => void;
 }
@@ -55,7 +62,7 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
 export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   const { agent, config, identity, control, journal } = launch;
   const defaults = launch.runner.defaultRunConfig ?? {};
-  const plan = prepareRun(launch.runner, agent, identity.input, config);
+  const plan = prepareRun(launch.runner, agent, identity.input, config, launch.mode);
 
   const sink = new RunEventSink(
     {
@@ -83,28 +90,44 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   }
 
   const conversation = new Conversation(plan.prefix);
-  conversation.append(plan.userMessage);
   const ledger = new UsageLedger();
+  const model: ModelCallSetup = {
+    sink,
+    client: plan.client,
+    resolved: plan.resolved,
+    settings: plan.settings,
+    tools: plan.toolSpecs,
+    ledger,
+    signal: control.signal,
+  };
+  const compaction: CompactionContext = {
+    sink,
+    model,
+    conversation,
+    cancelReason: () => control.cancelReason,
+  };
+  const promptSize = new PromptSizeTracker(conversation);
+  promptSize.adopt(plan.promptSize, conversation.history().length);
   let outcome: RunOutcome;
   try {
-    outcome = await runCycles({
-      maxCycles: plan.maxCycles,
-      noToolPolicy: plan.noToolPolicy,
-      conversation,
-      sink,
-      model: {
+    if (launch.mode === 'compaction') {
+      outcome = await runManualCompaction(compaction, plan.resolved.context_length);
+      // A compacted history has no provider figure yet.
+      if (conversation.compactedHistory() !== undefined) promptSize.reset();
+    } else {
+      conversation.append(plan.userMessage, { turnInput: true });
+      outcome = await runCycles({
+        maxCycles: plan.maxCycles,
+        noToolPolicy: plan.noToolPolicy,
+        conversation,
         sink,
-        client: plan.client,
-        resolved: plan.resolved,
-        settings: plan.settings,
-        tools: plan.toolSpecs,
-        ledger,
-        signal: control.signal,
-      },
-      tools: toolScope(launch, plan, sink),
-      steering: control.steering,
-      cancelReason: () => control.cancelReason,
-    });
+        model,
+        tools: toolScope(launch, plan, sink),
+        steering: control.steering,
+        compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction, promptSize),
+        cancelReason: () => control.cancelReason,
+      });
+    }
   } catch (error) {
     // A defect inside the loop still ends the run with one terminal event.
     outcome = failedOutcome(causeMessage(error), conversation.lastAssistantText());
@@ -115,5 +138,5 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   await sink.emit(terminalEventPayload(outcome));
   await sink.flush();
   if (sink.storeFailure !== null) throw new Error(sink.storeFailure);
-  return buildRunResult(identity, outcome, ledger.snapshot(), conversation.newMessages(), journal.snapshot());
+  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, promptSize, journal.snapshot());
 }

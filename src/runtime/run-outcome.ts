@@ -4,7 +4,8 @@ import type { RunStatus } from './run-config';
 
 export interface RunOutcome {
   status: RunStatus;
-  completionReason: CompletionReason;
+  /** null only for a manual compaction run, which has no row in the matrix. */
+  completionReason: CompletionReason | null;
   completionToolName: string | null;
   finalAnswer: string | null;
   waitReason: string | null;
@@ -71,6 +72,11 @@ export function maxCyclesOutcome(partialOutput: string | null): RunOutcome {
     finalAnswer: MAX_CYCLES_ANSWER,
     partialOutput,
   };
+}
+
+/** A manual compaction run that compacted (or skipped): completed, no answer, no completion reason. */
+export function compactionCompletedOutcome(): RunOutcome {
+  return { ...EMPTY, status: 'completed', completionReason: null };
 }
 
 export function failedOutcome(error: string, partialOutput: string | null): RunOutcome {

@@ -1,6 +1,7 @@
 /** Assembling the RunResult (runtime.md §5). */
 import type { RunEvent } from './events/types';
-import type { Message } from './messages';
+import type { PromptSizeTracker } from './compaction/prompt-size-tracker';
+import type { Conversation } from './conversation';
 import type { RunResult } from './run-config';
 import { finalOutputOf, type RunOutcome } from './run-outcome';
 import type { TaskTokenUsage } from './usage/types';
@@ -16,9 +17,12 @@ export function buildRunResult(
   identity: RunIdentity,
   outcome: RunOutcome,
   tokenUsage: TaskTokenUsage,
-  newMessages: Message[],
+  conversation: Conversation,
+  promptSize: PromptSizeTracker,
   events: RunEvent[],
 ): RunResult {
+  const compactedHistory = conversation.compactedHistory();
+  const figure = promptSize.figure();
   return {
     ...identity,
     status: outcome.status,
@@ -32,7 +36,9 @@ export function buildRunResult(
       return finalOutputOf(this);
     },
     tokenUsage,
-    newMessages,
+    newMessages: conversation.newMessages(),
+    ...(compactedHistory !== undefined ? { compactedHistory } : {}),
+    ...(figure !== undefined ? { promptSize: figure } : {}),
     events,
   };
 }

@@ -2,7 +2,9 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Agent } from './agent';
 import type { ApprovalPolicy } from './approvals/types';
-import { trimHistory } from './history-trimming';
+import { estimatePromptTokens, exceedsCompactionThreshold } from './compaction/prompt-estimate';
+import { anchorForHistory, type PromptSize } from './compaction/prompt-size-tracker';
+import { trimHistory, type TrimResult } from './history-trimming';
 import type { Message, SystemMessage, UserMessage } from './messages';
 import { mergeModelSettings, validateModelSettings } from './model/model-settings';
 import type { LlmClient, ModelSettings, ResolvedModelConfig, ToolSpec } from './model/types';
@@ -42,7 +44,14 @@ export interface RunPlan {
   prefix: Message[];
   userMessage: UserMessage;
   trimmed: { dropped: number; kept: number } | null;
+  /** Automatic compaction before model calls (history.md §1); `RunConfig.autoCompaction`, default on. */
+  autoCompaction: boolean;
+  /** The previous run's prompt size for the history, while it still describes it (nothing trimmed). */
+  promptSize: PromptSize | undefined;
 }
+
+/** `turn`: a run on an input; `compaction`: a manual compaction of the history (no user turn). */
+export type RunMode = 'turn' | 'compaction';
 
 function firstDefined<T>(...values: Array<T | undefined>): T | undefined {
   return values.find((value) => value !== undefined);
@@ -72,7 +81,13 @@ function buildRegistry(agent: Agent): ToolRegistry {
   return registry;
 }
 
-export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, config: RunConfig): RunPlan {
+export function prepareRun(
+  runner: RunnerDefaults,
+  agent: Agent,
+  input: string,
+  config: RunConfig,
+  mode: RunMode = 'turn',
+): RunPlan {
   const defaults = runner.defaultRunConfig ?? {};
   const maxCycles = effectiveMaxCycles(agent, config, defaults);
 
@@ -104,14 +119,29 @@ export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, 
   const history = (config.initialMessages ?? defaults.initialMessages ?? []).filter(
     (message) => message.role !== 'system',
   );
-  const trim = trimHistory({
-    history,
-    contextLength: resolved.context_length,
-    maxOutputTokens: resolved.max_output_tokens,
-    systemMessage,
-    userMessage,
-    toolSpecsJson: JSON.stringify(toolSpecs),
-  });
+  const autoCompaction = firstDefined(config.autoCompaction, defaults.autoCompaction) ?? true;
+  // A history past the compaction threshold is compacted before the first model call rather than
+  // trimmed (trimming is compaction's fallback); a manual compaction summarizes the whole history.
+  const compactsFirst =
+    mode === 'compaction' ||
+    (autoCompaction &&
+      exceedsCompactionThreshold(
+        estimatePromptTokens(
+          [systemMessage, ...history, userMessage],
+          toolSpecs,
+          anchorForHistory(config.promptSize, history.length),
+        ),
+        resolved.context_length,
+      ));
+  const trim: TrimResult = compactsFirst
+    ? { kept: [...history], droppedCount: 0 }
+    : trimHistory({
+        history,
+        contextLength: resolved.context_length,
+        maxOutputTokens: resolved.max_output_tokens,
+        fixedMessages: [systemMessage, userMessage],
+        toolSpecsJson: JSON.stringify(toolSpecs),
+      });
 
   return {
     maxCycles,
@@ -130,5 +160,7 @@ export function prepareRun(runner: RunnerDefaults, agent: Agent, input: string, 
     prefix: [systemMessage, ...structuredClone(trim.kept)],
     userMessage,
     trimmed: trim.droppedCount > 0 ? { dropped: trim.droppedCount, kept: trim.kept.length } : null,
+    autoCompaction,
+    promptSize: trim.droppedCount === 0 ? config.promptSize : undefined,
   };
 }

@@ -8,7 +8,7 @@ import { RunControl } from './run-control';
 import { executeRun } from './run-execution';
 import { LiveRunHandle } from './run-handle';
 import { RunJournal } from './run-journal';
-import { DEFAULT_WORKSPACE } from './run-setup';
+import { DEFAULT_WORKSPACE, type RunMode } from './run-setup';
 import { causeMessage } from './cause-message';
 
 export interface RunnerOptions {
@@ -31,6 +31,24 @@ export class Runner {
 
   /** Returns at once; run-level problems reject `result()` and never throw here. */
   start(agent: Agent, input: string, config: RunConfig = {}): RunHandle {
+    return this.launch(agent, input, config, 'turn');
+  }
+
+  /**
+   * Manual context compaction (history.md §1) of `config.initialMessages`, without a user turn.
+   * Returns at once, like `start`. Events: `run_started {input: ""}`, `agent_started`,
+   * `context_compaction_started {trigger: "manual"}`, the summary call's `model_call_*` events
+   * (`operation: "context_compaction"`), then `context_compaction_completed` (carrying `history`,
+   * or `skipped: true` without a model call when the history has fewer than 2 user messages) or
+   * `context_compaction_failed`, then the terminal event: `run_completed` (`final_output: null`,
+   * no `completion_reason`), `run_failed` with the summary call's error, or `run_cancelled`.
+   * `result().compactedHistory` is the history to store when the compaction took effect.
+   */
+  compact(agent: Agent, config: RunConfig = {}): RunHandle {
+    return this.launch(agent, '', config, 'compaction');
+  }
+
+  private launch(agent: Agent, input: string, config: RunConfig, mode: RunMode): RunHandle {
     const runId = newId('run_');
     const traceId = newId('trace_');
     const journal = new RunJournal();
@@ -40,7 +58,7 @@ export class Runner {
 
     const outcome = new Promise<RunResult>((resolve, reject) => {
       setImmediate(() => {
-        executeRun({ runner: this, agent, config, identity, control, journal }).then(
+        executeRun({ runner: this, agent, config, identity, control, journal, mode }).then(
           (result) => {
             control.settle(null);
             resolve(result);

@@ -13,6 +13,7 @@ export type FieldKind =
   | 'createdAt'
   | 'completionReason'
   | 'toolMetadata'
+  | 'messageList'
   | { oneOf: readonly string[] };
 
 export type FieldTable = Readonly<Record<string, FieldKind>>;
@@ -63,6 +64,8 @@ const TOOL_CALL_WITH_ARGUMENTS: EventShape = {
 };
 
 const BUDGET_FIELDS: FieldTable = { budget_usage: 'object', budget_exhaustion: 'object' };
+
+const COMPACTION_TRIGGER: FieldKind = { oneOf: ['auto', 'manual'] };
 
 const TOOL_STATUSES = ['success', 'error', 'wait_response', 'running', 'pending_compress'];
 
@@ -134,6 +137,21 @@ export const EVENT_SHAPES: Readonly<Record<RunEventType, EventShape>> = {
       details: 'object',
     },
     optional: {},
+  },
+  context_compaction_started: { required: { trigger: COMPACTION_TRIGGER }, optional: {} },
+  context_compaction_completed: {
+    required: {
+      trigger: COMPACTION_TRIGGER,
+      messages_before: 'nonNegativeInteger',
+      messages_after: 'nonNegativeInteger',
+      estimated_tokens_before: 'nonNegativeInteger',
+      estimated_tokens_after: 'nonNegativeInteger',
+    },
+    optional: { summary: 'string', skipped: 'boolean', history: 'messageList' },
+  },
+  context_compaction_failed: {
+    required: { trigger: COMPACTION_TRIGGER, error: 'string' },
+    optional: { interrupted: 'boolean' },
   },
   session_persisted: { required: {}, optional: {} },
   budget_snapshot: { required: { enforcement_boundary: 'string', budget_usage: 'object' }, optional: {} },

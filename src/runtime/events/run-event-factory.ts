@@ -56,7 +56,7 @@ export function terminalEventPayload(outcome: RunOutcome): RunEventPayload {
     };
   }
   const completion = {
-    completion_reason: outcome.completionReason,
+    ...(outcome.completionReason !== null ? { completion_reason: outcome.completionReason } : {}),
     ...(outcome.completionToolName !== null ? { completion_tool_name: outcome.completionToolName } : {}),
     ...(outcome.partialOutput !== null ? { partial_output: outcome.partialOutput } : {}),
   };

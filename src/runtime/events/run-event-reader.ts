@@ -30,6 +30,18 @@ function isToolMetadata(value: unknown): boolean {
   }
 }
 
+const MESSAGE_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+function isMessageList(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (message) =>
+        isPlainObject(message) && typeof message.role === 'string' && MESSAGE_ROLES.has(message.role),
+    )
+  );
+}
+
 /** Returns what the value should have been, or null when it is valid. */
 function violation(kind: FieldKind, value: unknown): string | null {
   if (typeof kind === 'object') {
@@ -62,6 +74,8 @@ function violation(kind: FieldKind, value: unknown): string | null {
         : 'a known completion reason';
     case 'toolMetadata':
       return isToolMetadata(value) ? null : 'a valid tool metadata object';
+    case 'messageList':
+      return isMessageList(value) ? null : 'an array of conversation messages';
   }
 }
 

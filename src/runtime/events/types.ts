@@ -1,6 +1,7 @@
 /** RunEvent wire v2 (runtime.md §6): one flat snake_case object per event. */
 import type { TokenUsage } from '../usage/types';
 import type { ToolMetadata, ToolStatus, ToolDirective } from '../tools/types';
+import type { Message } from '../messages';
 
 export type CompletionReason =
   | 'tool_finish'
@@ -39,11 +40,17 @@ export interface RunEventEnvelope {
   metadata?: Record<string, unknown>;
 }
 
+/** `agent_cycle` for the cycle's own calls; `context_compaction` for a summary call (history.md §1). */
+export type ModelCallOperation = 'agent_cycle' | 'context_compaction';
+
+/** What started a compaction: the 80 % rule before a model call, or a host request. */
+export type CompactionTrigger = 'auto' | 'manual';
+
 interface ModelCallFields {
   call_id: string;
   operation_id: string;
   attempt: number;
-  operation: 'agent_cycle';
+  operation: ModelCallOperation;
   cycle_index: number;
   backend: string;
   model: string;
@@ -135,6 +142,32 @@ export type RunEventPayload =
       level: 'debug' | 'info' | 'warning' | 'error';
       code: string;
       details: Record<string, unknown>;
+    }
+  | { type: 'context_compaction_started'; trigger: CompactionTrigger }
+  | {
+      type: 'context_compaction_completed';
+      trigger: CompactionTrigger;
+      /** Non-system messages of the conversation before and after. */
+      messages_before: number;
+      messages_after: number;
+      estimated_tokens_before: number;
+      estimated_tokens_after: number;
+      /** Absent when skipped. */
+      summary?: string;
+      /** `true` when there was nothing to compact (manual, fewer than 2 user messages). */
+      skipped?: boolean;
+      /**
+       * The compacted conversation (non-system messages: the summary message, then the kept ones);
+       * absent when skipped. A host that stores the conversation replaces it with this.
+       */
+      history?: Message[];
+    }
+  | {
+      type: 'context_compaction_failed';
+      trigger: CompactionTrigger;
+      error: string;
+      /** `true` when the run was cancelled during the compaction; the history is unchanged. */
+      interrupted?: boolean;
     }
   | { type: 'session_persisted' }
   | { type: 'budget_snapshot'; enforcement_boundary: string; budget_usage: Record<string, unknown> }

@@ -1,5 +1,6 @@
 /** One model call of a cycle: events, stream deltas and the ledger record (runtime.md §6.2, §11.1, §12.3). */
 import type { RunEventSink } from '../events/run-event-sink';
+import type { ModelCallOperation } from '../events/types';
 import type { Message } from '../messages';
 import type { UsageLedger } from '../usage/usage-ledger';
 import { missingUsage } from '../usage/normalize';
@@ -108,26 +109,50 @@ function streamCallbacks(sink: RunEventSink, cycleIndex: number, isOpen: () => b
   };
 }
 
-/** Performs the cycle's model call; `callNumber` > 1 only for extra calls in the same cycle. */
+/** Silent callbacks: a compaction summary is not assistant output, so it streams no delta events. */
+const SILENT_CALLBACKS: StreamCallbacks = {
+  onContent: () => undefined,
+  onReasoning: () => undefined,
+  onToolCallNamed: () => undefined,
+  onToolCallArguments: () => undefined,
+};
+
+export interface ModelCallOptions {
+  /** Default `agent_cycle`. */
+  operation?: ModelCallOperation;
+  /** > 1 only for extra agent calls in the same cycle (`_main_2`, …). */
+  callNumber?: number;
+}
+
+function operationIdOf(cycleIndex: number, options: ModelCallOptions): string {
+  if (options.operation === 'context_compaction') return `op_model_cycle_${cycleIndex}_compaction`;
+  const callNumber = options.callNumber ?? 1;
+  return `op_model_cycle_${cycleIndex}_main${callNumber > 1 ? `_${callNumber}` : ''}`;
+}
+
+/** Performs one model call of the cycle: the cycle's own call, or a compaction summary call. */
 export async function performModelCall(
   setup: ModelCallSetup,
   cycleIndex: number,
   messages: Message[],
-  callNumber = 1,
+  options: ModelCallOptions = {},
 ): Promise<ModelCallOutcome> {
-  const operationId = `op_model_cycle_${cycleIndex}_main${callNumber > 1 ? `_${callNumber}` : ''}`;
+  const operationId = operationIdOf(cycleIndex, options);
   const fields = {
     call_id: `${operationId}:attempt:1`,
     operation_id: operationId,
     attempt: 1,
-    operation: 'agent_cycle' as const,
+    operation: options.operation ?? 'agent_cycle',
     cycle_index: cycleIndex,
     backend: setup.resolved.backend,
     model: setup.resolved.model_id,
   };
   await setup.sink.emit({ type: 'model_call_started', ...fields });
   let open = true;
-  const callbacks = streamCallbacks(setup.sink, cycleIndex, () => open);
+  const callbacks =
+    options.operation === 'context_compaction'
+      ? SILENT_CALLBACKS
+      : streamCallbacks(setup.sink, cycleIndex, () => open);
   const request = { model: setup.resolved, messages, tools: setup.tools, settings: setup.settings };
   try {
     if (setup.signal.aborted) throw new LlmError('llm request cancelled', 'model_request_cancelled');

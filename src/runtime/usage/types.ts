@@ -1,4 +1,6 @@
 /** Token usage wire objects (runtime.md §12). Unknown counts are null, never 0. */
+import type { ModelCallOperation } from '../events/types';
+
 export type UsageSource = 'provider_reported' | 'estimated' | 'accounting_missing';
 export type CacheStatus = 'provider_reported' | 'accounting_missing' | 'unsupported';
 
@@ -37,7 +39,7 @@ export interface ModelCallRecord {
   call_id: string;
   operation_id: string;
   attempt: number;
-  operation: 'agent_cycle';
+  operation: ModelCallOperation;
   cycle_index: number;
   backend: string;
   model: string;

@@ -332,7 +332,9 @@ describe('cycle loop', () => {
       ]);
     });
 
-    it('trims the oldest history segments to the context length and reports history_trimmed', async () => {
+    // With automatic compaction (on by default) such a history is compacted first, trimming being its
+    // fallback (test/unit/runtime/compaction); switched off, setup trimming alone applies.
+    it('without auto compaction: trims the oldest history segments to the context length, history_trimmed', async () => {
       const scripted = new ScriptedModelProvider();
       const small = (ref: Parameters<ModelProvider['resolve']>[0]): ResolvedModelConfig => ({
         ...scripted.resolve(ref),
@@ -358,7 +360,10 @@ describe('cycle loop', () => {
         { role: 'assistant', content: 'recent answer' },
       ];
       const runner = new Runner({ modelProvider: provider, workspace: workspace.path });
-      const result = await runner.run(makeAgent(), 'now', { initialMessages: history });
+      const result = await runner.run(makeAgent(), 'now', {
+        initialMessages: history,
+        autoCompaction: false,
+      });
       expect(requests[0].map((message) => message.content)).toEqual([
         'Do the task, then finish.',
         'recent',

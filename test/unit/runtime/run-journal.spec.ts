@@ -70,8 +70,7 @@ describe('history trimming (§11.6)', () => {
         history,
         contextLength: null,
         maxOutputTokens: null,
-        systemMessage: system,
-        userMessage: user,
+        fixedMessages: [system, user],
         toolSpecsJson: '',
       }),
     ).toEqual({ kept: history, droppedCount: 0 });
@@ -84,8 +83,7 @@ describe('history trimming (§11.6)', () => {
         history,
         contextLength: 10,
         maxOutputTokens: 100,
-        systemMessage: system,
-        userMessage: user,
+        fixedMessages: [system, user],
         toolSpecsJson: '',
       }),
     ).toEqual({ kept: [], droppedCount: 1 });
@@ -95,8 +93,7 @@ describe('history trimming (§11.6)', () => {
         history,
         contextLength: 40,
         maxOutputTokens: 100,
-        systemMessage: system,
-        userMessage: user,
+        fixedMessages: [system, user],
         toolSpecsJson: '',
       }).droppedCount,
     ).toBe(0);
