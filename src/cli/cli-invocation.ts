@@ -12,6 +12,8 @@ export interface ListenOptions {
   approvalPolicy: ApprovalPolicy;
   approvalTimeoutSeconds: number;
   maxMessageBytes: number;
+  /** mcp.md §1: the `mcpServers` JSON file; null when not given. */
+  mcpConfig: string | null;
 }
 
 export type CliInvocation =

@@ -15,5 +15,6 @@ App Server options:
   --approval-policy <policy>       on-request | untrusted | never (default: on-request)
   --approval-timeout-seconds <s>   Approval wait before timeout (default: 30)
   --max-message-bytes <n>          Maximum inbound JSONL line in bytes (default: 16777216)
+  --mcp-config <path>              MCP servers file in the common "mcpServers" JSON shape
   -h, --help                       Show this help
 `;

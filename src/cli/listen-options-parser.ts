@@ -15,7 +15,8 @@ type Flag =
   | '--store'
   | '--approval-policy'
   | '--approval-timeout-seconds'
-  | '--max-message-bytes';
+  | '--max-message-bytes'
+  | '--mcp-config';
 
 type Values = Partial<Record<Flag, string | number>>;
 
@@ -27,6 +28,7 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
   '--store': (raw) => ({ value: raw }),
+  '--mcp-config': (raw) => ({ value: raw }),
   '--timeout-seconds': (raw) => positiveNumber(raw, '--timeout-seconds'),
   '--approval-timeout-seconds': (raw) => positiveNumber(raw, '--approval-timeout-seconds'),
   '--approval-policy': (raw) =>
@@ -86,6 +88,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       approvalPolicy: (values['--approval-policy'] as ApprovalPolicy | undefined) ?? 'on-request',
       approvalTimeoutSeconds: (values['--approval-timeout-seconds'] as number | undefined) ?? 30,
       maxMessageBytes: (values['--max-message-bytes'] as number | undefined) ?? 16_777_216,
+      mcpConfig: (values['--mcp-config'] as string | undefined) ?? null,
     },
   };
 }

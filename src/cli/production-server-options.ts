@@ -2,6 +2,7 @@
  * Startup steps 2–3 of protocol.md §12.3 and the production configuration of §12.4: settings file →
  * exact model → model provider (HTTP client, or the scripted test hook) → AppServerModule options.
  */
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../runtime/agent';
@@ -17,6 +18,8 @@ import {
 } from '../runtime/llm';
 import type { LlmClient, ResolvedModelConfig } from '../runtime/model/types';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../runtime/tools/types';
+import { McpConfigError, parseMcpConfig } from '../runtime/tools/mcp/mcp-config-file';
+import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 import type { AppServerModuleOptions } from '../nest/app-server-options';
 import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
@@ -61,6 +64,17 @@ function buildClient(
   return createOpenAiCompatibleClient(settings, resolved, { timeoutSeconds: options.timeoutSeconds });
 }
 
+/** mcp.md §1: read once at startup; any problem → `--mcp-config: <cause>` (exit 2). */
+export function loadMcpConfigFile(path: string, env: NodeJS.ProcessEnv): Record<string, McpServerConfig> {
+  try {
+    return parseMcpConfig(readFileSync(path, 'utf8'), env);
+  } catch (error) {
+    // A parse problem (McpConfigError) or an unreadable file (ENOENT …): the cause either way.
+    const cause = error instanceof McpConfigError || error instanceof Error ? error.message : String(error);
+    throw new CliConfigurationError(`--mcp-config: ${cause}`);
+  }
+}
+
 /** Throws CliConfigurationError with the loader's exact message. */
 export function buildProductionServerOptions(
   options: ListenOptions,
@@ -75,6 +89,7 @@ export function buildProductionServerOptions(
   } catch (error) {
     throw new CliConfigurationError(error instanceof Error ? error.message : String(error));
   }
+  const mcpServers = options.mcpConfig === null ? {} : loadMcpConfigFile(options.mcpConfig, env);
   const provider = new FixedModelProvider(resolved, client);
   const agent = Agent.create({
     name: 'assistant',
@@ -94,5 +109,6 @@ export function buildProductionServerOptions(
     approvalTimeoutMs: Math.round(options.approvalTimeoutSeconds * 1000),
     maxMessageBytes: options.maxMessageBytes,
     maxQueuedRequests: 128,
+    mcpServers,
   };
 }

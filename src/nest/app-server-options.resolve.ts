@@ -42,5 +42,6 @@ export function resolveAppServerOptions(options: AppServerModuleOptions): Resolv
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       1,
     ),
+    mcpServers: options.mcpServers ?? {},
   };
 }

@@ -6,6 +6,7 @@ import type { RunConfig } from '../runtime/run-config';
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { AppServerHost } from '../core/host/app-server-host';
 import type { AppModelInfo } from '../core/model/types';
+import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 
 export interface AppServerModuleOptions {
   /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */
@@ -29,6 +30,8 @@ export interface AppServerModuleOptions {
   maxQueuedRequests?: number;
   /** Default 16 777 216. */
   maxMessageBytes?: number;
+  /** mcp.md §1: process-level MCP servers (`--mcp-config`), already `${VAR}`-expanded. Default none. */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 /** A host instance, or a host class for Nest to build with dependency injection. */
@@ -44,6 +47,7 @@ export interface ResolvedAppServerOptions {
   approvalTimeoutMs: number;
   maxQueuedRequests: number;
   maxMessageBytes: number;
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 export const APP_SERVER_OPTIONS = Symbol('APP_SERVER_OPTIONS');

@@ -28,6 +28,7 @@ import { ProtocolModule } from './modules/protocol.module';
 import { ThreadsModule } from './modules/threads.module';
 import { TurnsModule } from './modules/turns.module';
 import { SchemaModule } from './modules/schema.module';
+import { McpModule } from './modules/mcp.module';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import { APP_SERVER_V1_HANDLERS } from '../protocols/app-server-v1/handlers';
 import { collectHandlers } from '../protocols/app-server-v1/handlers/rpc-method';
@@ -43,6 +44,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   ThreadsModule,
   TurnsModule,
   ApprovalsModule,
+  McpModule,
 ];
 
 export interface AppServerModuleAsyncOptions {

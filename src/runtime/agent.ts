@@ -4,6 +4,7 @@ import type { NoToolPolicy } from './run-config';
 import { isBuiltinToolName, sharedBuiltinTool } from './tools/builtin-tool-catalog';
 import { normalizeToolMetadata } from './tools/tool-metadata';
 import type { BuiltinToolName, ToolDefinition, ToolPolicy } from './tools/types';
+import type { McpServerConfig } from './tools/mcp/server-config';
 
 export interface AgentOptions {
   name: string;
@@ -15,6 +16,8 @@ export interface AgentOptions {
   noToolPolicy?: NoToolPolicy;
   toolPolicy?: ToolPolicy;
   metadata?: Record<string, unknown>;
+  /** MCP servers whose tools this agent may use (mcp.md §1 "Host"); started by the embedding server. */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 function resolveTool(entry: ToolDefinition | BuiltinToolName): ToolDefinition {
@@ -45,6 +48,7 @@ export class Agent {
   readonly noToolPolicy: NoToolPolicy | undefined;
   readonly toolPolicy: ToolPolicy | undefined;
   readonly metadata: Readonly<Record<string, unknown>>;
+  readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
 
   private constructor(options: AgentOptions, tools: ToolDefinition[]) {
     this.name = options.name;
@@ -61,6 +65,7 @@ export class Agent {
         })
       : undefined;
     this.metadata = Object.freeze({ ...(options.metadata ?? {}) });
+    this.mcpServers = Object.freeze({ ...(options.mcpServers ?? {}) });
     Object.freeze(this);
   }
 
@@ -72,5 +77,22 @@ export class Agent {
       throw new Error('agent instructions cannot be empty');
     }
     return new Agent(options, (options.tools ?? []).map(resolveTool));
+  }
+
+  /** The same agent with more model-visible tools after its own (MCP tools of one turn). */
+  withExtraTools(tools: readonly ToolDefinition[]): Agent {
+    if (tools.length === 0) return this;
+    return Agent.create({
+      name: this.name,
+      instructions: this.instructions,
+      model: this.model,
+      modelSettings: this.modelSettings,
+      tools: [...this.tools, ...tools],
+      maxCycles: this.maxCycles,
+      noToolPolicy: this.noToolPolicy,
+      toolPolicy: this.toolPolicy,
+      metadata: { ...this.metadata },
+      mcpServers: { ...this.mcpServers },
+    });
   }
 }

@@ -110,6 +110,8 @@ export const AppThread = define(
     archivedAt: nullable(integer()),
     /** history.md §2: null for ordinary threads; optional so v1 messages stay valid. */
     forkedFrom: optional(nullable(object({ threadId: string(), turnId: string() }))),
+    /** mcp.md §1: thread-level MCP servers, `env` / `headers` values masked as "***"; absent when none. */
+    mcpServers: optional(jsonObject()),
   }),
 );
 
@@ -269,6 +271,18 @@ export const approvalResolutionShape = object({
 export const errorWarningShape = object({
   threadId: string(),
   turnId: optional(string()),
-  code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up']),
+  code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up', 'mcp_server_unavailable']),
   message: string(),
 });
+
+// mcp.md §5: one server of `mcpServer/list`.
+export const mcpServerInfoShape = object({
+  name: string(),
+  source: oneOfStrings(['config', 'host', 'thread']),
+  status: oneOfStrings(['notStarted', 'starting', 'ready', 'failed']),
+  transport: oneOfStrings(['stdio', 'http']),
+  tools: array(object({ name: string(), exposedName: string(), description: string() })),
+  error: optional(string()),
+});
+
+export const mcpServerListShape = object({ servers: array(mcpServerInfoShape) });

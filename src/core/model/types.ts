@@ -56,3 +56,6 @@ export type TurnCompletedParams = Infer<typeof data.turnCompletionShape>;
 export type ApprovalRequestParams = Infer<typeof data.approvalRequestShape>;
 export type ApprovalResolvedParams = Infer<typeof data.approvalResolutionShape>;
 export type ErrorWarningParams = Infer<typeof data.errorWarningShape>;
+
+export type McpServerInfo = Infer<typeof data.mcpServerInfoShape>;
+export type McpServerList = Infer<typeof data.mcpServerListShape>;

@@ -6,6 +6,8 @@ export interface ThreadStartRequest {
   agentKey?: string;
   cwd?: string | null;
   metadata?: Record<string, unknown>;
+  /** mcp.md §1: thread-level MCP servers (validated by the protocol), stored verbatim. */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ThreadResumeRequest {

@@ -60,6 +60,7 @@ export class ThreadsService {
       cwd: params.cwd ?? null,
       metadata: params.metadata ?? {},
       now: Date.now(),
+      ...(params.mcpServers !== undefined ? { mcpServers: params.mcpServers } : {}),
     });
     return this.subscribeRequester(thread, requesterId);
   }

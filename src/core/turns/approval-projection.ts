@@ -9,11 +9,18 @@ export const APPROVAL_PREVIEW_MAX_CODE_POINTS = 200;
  * characters escaped (v1.1, so a dialog or terminal cannot be spoofed with CR or escape sequences),
  * then cut to ≤ 200 code points.
  */
-export function approvalPreview(toolName: string, args: Record<string, unknown>): string {
+export function approvalPreview(
+  toolName: string,
+  args: Record<string, unknown>,
+  mcp?: { server: string; tool: string },
+): string {
+  // mcp.md §4: an MCP tool's preview is `<server>: <tool> <compact JSON arguments>`.
   const raw =
-    toolName === 'bash' && typeof args.command === 'string'
-      ? `Run ${args.command}`
-      : `${toolName} ${JSON.stringify(args)}`;
+    mcp !== undefined
+      ? `${mcp.server}: ${mcp.tool} ${JSON.stringify(args)}`
+      : toolName === 'bash' && typeof args.command === 'string'
+        ? `Run ${args.command}`
+        : `${toolName} ${JSON.stringify(args)}`;
   const codePoints = Array.from(escapeControlCharacters(raw));
   if (codePoints.length <= APPROVAL_PREVIEW_MAX_CODE_POINTS) return codePoints.join('');
   return `${codePoints.slice(0, APPROVAL_PREVIEW_MAX_CODE_POINTS - 1).join('')}…`;

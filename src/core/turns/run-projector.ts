@@ -7,6 +7,7 @@
 import type { RunEvent, RunEventOf } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
 import type { ToolMetadata } from '../../runtime/tools/types';
+import type { McpToolPayload } from '../../runtime/tools/mcp/mcp-tool-source';
 import type { ItemVersion } from '../../persistence/sqlite/stored-records';
 import type {
   AppItem,
@@ -42,6 +43,8 @@ export interface RunProjectorContext {
   newItemId: () => string;
   /** The thread's change counter (§8.8), shared across its turns. */
   changeCounter: ChangeCounter;
+  /** mcp.md §5: exposed name → `payload.mcp` of the turn's MCP tools. */
+  mcpTools?: ReadonlyMap<string, McpToolPayload>;
 }
 
 export interface SteerRegistration {
@@ -289,7 +292,7 @@ export class RunProjector {
       this.plannedArguments.get(event.tool_call_id) ??
       argumentsFromRequestedEvent(event) ??
       ({} as Record<string, unknown>);
-    const preview = approvalPreview(event.tool_name, args);
+    const preview = approvalPreview(event.tool_name, args, this.context.mcpTools?.get(event.tool_name));
     const item = this.create(
       out,
       'approval',
@@ -333,6 +336,7 @@ export class RunProjector {
       toolName: event.tool_name,
       arguments: structuredClone(event.arguments),
       ...toolMetadataMember(event.tool_metadata),
+      ...this.mcpMember(event.tool_name),
     };
     const item = this.create(out, 'toolCall', 'inProgress', payload, eventTime(event));
     this.startedToolCalls.set(event.tool_call_id, item.itemId);
@@ -364,6 +368,7 @@ export class RunProjector {
       toolCallId: event.tool_call_id,
       toolName: event.tool_name,
       ...toolMetadataMember(event.tool_metadata),
+      ...this.mcpMember(event.tool_name),
       ...completionMembers(event),
     };
     const item = this.create(out, 'toolCall', status, payload, at);
@@ -447,6 +452,12 @@ export class RunProjector {
 
   private notify(out: ProjectionEffect[], notification: ProjectedNotification): void {
     out.push({ kind: 'notification', notification });
+  }
+
+  /** mcp.md §5: `payload.mcp = {server, tool}` on an MCP tool's toolCall item. */
+  private mcpMember(toolName: string): { mcp?: McpToolPayload } {
+    const mcp = this.context.mcpTools?.get(toolName);
+    return mcp === undefined ? {} : { mcp: { ...mcp } };
   }
 
   private warning(code: ErrorWarningParams['code'], message: string): ErrorWarningParams {

@@ -18,6 +18,8 @@ import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { ThreadHasActiveTurnError } from '../../persistence/sqlite/store-errors';
 import type { StoredThread } from '../../persistence/sqlite/stored-records';
 import { DomainErrors } from '../domain-error';
+import { McpServers } from '../mcp/mcp-servers.service';
+import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
@@ -44,6 +46,7 @@ export class TurnLauncher {
     @Inject(AppServerStore) private readonly store: AppServerStore,
     @Inject(ThreadChangeCounters) private readonly counters: ThreadChangeCounters,
     @Inject(SessionGrants) private readonly grants: SessionGrants,
+    @Inject(McpServers) private readonly mcp: McpServers,
   ) {}
 
   /** Steps 2–3: the thread as stored now; -32020 when unknown, -32021 when archived. */
@@ -81,9 +84,17 @@ export class TurnLauncher {
       approvalBroker: new ApprovalBroker(),
     });
 
+    // mcp.md §2: the turn's MCP servers start before its first model call; failures only warn.
+    const mcp = await this.mcp.prepareTurn(
+      threadId,
+      agent,
+      thread.mcpServers as Record<string, McpServerConfig> | null,
+      config.approvalPolicy ?? this.options.approvalPolicy,
+    );
+
     let handle: RunHandle;
     try {
-      handle = runner.start(agent, deriveInputText(input), config);
+      handle = runner.start(agent.withExtraTools(mcp.tools), deriveInputText(input), config);
     } catch (error) {
       throw DomainErrors.internal(error);
     }
@@ -104,6 +115,7 @@ export class TurnLauncher {
       now: () => Date.now(),
       newItemId,
       changeCounter,
+      mcpTools: mcp.payloads,
     });
     return new RunningTurn({
       threadId,
@@ -115,6 +127,7 @@ export class TurnLauncher {
       projector,
       changeCounter,
       approvalTimeoutMs,
+      mcpWarnings: mcp.failures,
     });
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals.module';
 import { PersistenceModule } from '../../persistence/sqlite/persistence.module';
 import { ThreadStateModule } from './thread-state.module';
+import { McpModule } from './mcp.module';
 import { FollowUpQueue } from '../../core/turns/follow-up-queue';
 import { ThreadChangeCounters } from '../../core/turns/thread-change-counters';
 import { TurnFinalizer } from '../../core/turns/turn-finalizer';
@@ -13,7 +14,7 @@ import { TurnsService } from '../../core/turns/turns.service';
 
 /** `turn/*` (protocol.md §3.9–§3.12), each turn's background life (§8) and its shutdown (§1.9). */
 @Module({
-  imports: [PersistenceModule, ThreadStateModule, ApprovalsModule],
+  imports: [PersistenceModule, ThreadStateModule, ApprovalsModule, McpModule],
   providers: [
     TurnsHandlers,
     FollowUpQueue,

@@ -1,5 +1,6 @@
 /** What the repositories return, and how stored rows become protocol objects. */
 import type { AppItem, AppThread, ThreadStatus } from '../../core/model/types';
+import { maskMcpServers } from '../../core/mcp/secret-mask';
 
 /** A stored thread; its reported status (§8.1) also depends on in-memory state, see `toAppThread`. */
 export interface StoredThread {
@@ -12,6 +13,8 @@ export interface StoredThread {
   archivedAt: number | null;
   activeTurnId: string | null;
   forkedFrom: ForkOrigin | null;
+  /** mcp.md §1: thread-level MCP servers as given to `thread/start` (unmasked); null when none. */
+  mcpServers: Record<string, unknown> | null;
 }
 
 /** history.md §2: the thread and turn a fork was copied from. */
@@ -32,6 +35,7 @@ export function toAppThread(thread: StoredThread, status: ThreadStatus): AppThre
     updatedAt: thread.updatedAt,
     archivedAt: thread.archivedAt,
     forkedFrom: thread.forkedFrom,
+    ...(thread.mcpServers === null ? {} : { mcpServers: maskMcpServers(thread.mcpServers) }),
   };
 }
 

@@ -63,8 +63,9 @@ export async function forkThread(
 
   await manager.query(
     `INSERT INTO "threads" ("thread_id", "agent_key", "cwd", "metadata_json", "created_at", "updated_at",
-       "archived_at", "active_turn_id", "forked_from_thread_id", "forked_from_turn_id")
-     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+       "archived_at", "active_turn_id", "forked_from_thread_id", "forked_from_turn_id",
+       "mcp_servers_json")
+     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)`,
     [
       request.newThreadId,
       source.agentKey,
@@ -74,6 +75,8 @@ export async function forkThread(
       request.now,
       source.threadId,
       forkTurnId,
+      // A fork keeps the source's thread-level MCP servers (mcp.md §1: stored with the thread).
+      source.mcpServers === null ? null : JSON.stringify(source.mcpServers),
     ],
   );
   for (const [oldTurnId, newTurnId] of turnIds) {

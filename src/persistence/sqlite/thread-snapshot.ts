@@ -31,6 +31,7 @@ const SELECT_THREAD_WITH_TURNS_SQL = `
     th."metadata_json" AS "metadataJson", th."created_at" AS "createdAt", th."updated_at" AS "updatedAt",
     th."archived_at" AS "archivedAt", th."active_turn_id" AS "activeTurnId",
     th."forked_from_thread_id" AS "forkedFromThreadId", th."forked_from_turn_id" AS "forkedFromTurnId",
+    th."mcp_servers_json" AS "mcpServersJson",
     tu."turn_id" AS "turnId", tu."run_id" AS "runId", tu."status", tu."started_at" AS "startedAt",
     tu."completed_at" AS "completedAt", tu."input_json" AS "inputJson", tu."result_json" AS "resultJson"
   FROM "threads" th LEFT JOIN "turns" tu ON tu."thread_id" = th."thread_id"

@@ -15,7 +15,7 @@ const SELECT_THREAD_SQL = `
   SELECT "thread_id" AS "threadId", "agent_key" AS "agentKey", "cwd", "metadata_json" AS "metadataJson",
     "created_at" AS "createdAt", "updated_at" AS "updatedAt", "archived_at" AS "archivedAt",
     "active_turn_id" AS "activeTurnId", "forked_from_thread_id" AS "forkedFromThreadId",
-    "forked_from_turn_id" AS "forkedFromTurnId"
+    "forked_from_turn_id" AS "forkedFromTurnId", "mcp_servers_json" AS "mcpServersJson"
   FROM "threads" WHERE "thread_id" = ?`;
 
 export interface NewThread {
@@ -26,6 +26,8 @@ export interface NewThread {
   /** createdAt = updatedAt = now. */
   now: number;
   forkedFrom?: ForkOrigin;
+  /** mcp.md §1: thread-level MCP servers, stored verbatim. */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ThreadListQuery {
@@ -57,6 +59,7 @@ export class ThreadRepository {
       activeTurnId: null,
       forkedFromThreadId: thread.forkedFrom?.threadId ?? null,
       forkedFromTurnId: thread.forkedFrom?.turnId ?? null,
+      mcpServersJson: thread.mcpServers === undefined ? null : JSON.stringify(thread.mcpServers),
     };
     return this.executor.run(async (manager) => {
       await manager.getRepository(ThreadEntity).insert(row);
@@ -174,6 +177,8 @@ export function toStoredThread(row: ThreadEntity): StoredThread {
       row.forkedFromThreadId != null && row.forkedFromTurnId != null
         ? { threadId: row.forkedFromThreadId, turnId: row.forkedFromTurnId }
         : null,
+    mcpServers:
+      row.mcpServersJson == null ? null : parseJsonObject(row.mcpServersJson, 'threads.mcp_servers_json'),
   };
 }
 

@@ -7,6 +7,7 @@
 import {
   ApprovalResolveParamsDto,
   InitializeParamsDto,
+  McpServerListParamsDto,
   ModelListParamsDto,
   ThreadArchiveParamsDto,
   ThreadForkParamsDto,
@@ -217,6 +218,15 @@ export const CLIENT_METHODS = [
     true,
     'ThreadForkResponse',
     'history.md §2',
+  ),
+  request(
+    'mcpServer/list',
+    'optional',
+    McpServerListParamsDto,
+    'McpServerListParams',
+    false,
+    'McpServerListResponse',
+    'mcp.md §5',
   ),
 ] as const satisfies readonly ClientMethodSpec[];
 

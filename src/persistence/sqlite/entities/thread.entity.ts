@@ -34,4 +34,8 @@ export class ThreadEntity {
 
   @Column({ name: 'forked_from_turn_id', type: 'text', nullable: true })
   forkedFromTurnId!: string | null;
+
+  /** mcp.md §1: the thread-level `mcpServers` (JSON, unmasked), null when none were given. */
+  @Column({ name: 'mcp_servers_json', type: 'text', nullable: true })
+  mcpServersJson!: string | null;
 }

@@ -32,6 +32,10 @@ export class ThreadStartParamsDto implements ThreadStartRequest {
   /** Default `{}`; values are arbitrary JSON. */
   @OptionalObject()
   metadata?: Record<string, unknown>;
+
+  /** mcp.md §1: thread-level MCP servers; members are checked by `mcpServersIssues`. */
+  @OptionalObject()
+  mcpServers?: Record<string, unknown>;
 }
 
 export class ThreadResumeParamsDto implements ThreadResumeRequest {

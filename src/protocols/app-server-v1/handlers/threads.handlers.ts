@@ -16,6 +16,8 @@ import type {
   ThreadStartParamsDto,
   ThreadUnsubscribeParamsDto,
 } from '../dto';
+import { mcpServersIssues } from '../dto/mcp-servers.params';
+import { RpcErrors } from '../errors';
 import { RpcContext } from '../rpc-context';
 import type {
   AppThread,
@@ -38,6 +40,8 @@ export class ThreadsHandlers {
 
   @RpcMethod('thread/start')
   async start(params: ThreadStartParamsDto, ctx: RpcContext): Promise<ThreadSummary> {
+    const mcpIssues = params.mcpServers === undefined ? [] : mcpServersIssues(params.mcpServers);
+    if (mcpIssues.length > 0) throw RpcErrors.invalidParams(mcpIssues);
     const result = await this.threads.start(params, ctx.connectionId);
     ctx.afterResponse(() =>
       this.notifications.toRequester(ctx.connectionId, 'thread/started', { ...result }),

@@ -76,6 +76,7 @@ export const MESSAGE_DEFINITIONS = {
   ErrorWarningParams: notifications.ErrorWarningParams,
   ThreadUpdatedParams: notifications.ThreadUpdatedParams,
   ApprovalResponse: notifications.ApprovalResponse,
+  McpServerListResponse: results.McpServerListResponse,
 } as const;
 
 export type MessageTypeName = keyof typeof MESSAGE_DEFINITIONS;

@@ -5,6 +5,7 @@
 import {
   AppModelInfo,
   AppThread,
+  mcpServerListShape,
   threadArchivalShape,
   threadForkShape,
   threadPageShape,
@@ -74,3 +75,6 @@ export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse
 
 /** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
 export const ThreadForkResponse = define('ThreadForkResponse', threadForkShape);
+
+/** mcp.md §5. */
+export const McpServerListResponse = define('McpServerListResponse', mcpServerListShape);

@@ -28,6 +28,7 @@ export const SCHEMA_NAMES = [
   'InitializeParams',
   'InitializeResponse',
   'JsonRpcMessage',
+  'McpServerListResponse',
   'ModelListResponse',
   'SchemaExportResponse',
   'ServerNotification',

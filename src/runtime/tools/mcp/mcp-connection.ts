@@ -7,6 +7,13 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { McpCallResult } from './call-result';
 import { mcpChildEnvironment } from './child-environment';
 import {
+  killCommandTree,
+  newProcessMarker,
+  PROCESS_MARKER_VARIABLE,
+  trackCommand,
+  type TrackedCommand,
+} from '../builtins/process-tree';
+import {
   DEFAULT_STARTUP_TIMEOUT_SEC,
   DEFAULT_TOOL_TIMEOUT_SEC,
   isHttpServer,
@@ -22,7 +29,16 @@ export interface McpToolInfo {
 
 const CLIENT_INFO = { name: 'vv-agent-app-server', version: '1.1.0' };
 
-function transportFor(name: string, config: McpServerConfig): Transport {
+/**
+ * A stdio server's process tree (mcp.md §2 "no MCP child or grandchild outlives the server"): the
+ * SDK ends only its direct child, so the child carries a marker variable that every descendant
+ * inherits, and closing kills whatever still carries it (the bash tool's mechanism).
+ */
+function stdioTree(): TrackedCommand {
+  return { pgid: undefined, marker: newProcessMarker() };
+}
+
+function transportFor(name: string, config: McpServerConfig, tree: TrackedCommand | null): Transport {
   if (isHttpServer(config)) {
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: config.headers ?? {} },
@@ -31,7 +47,7 @@ function transportFor(name: string, config: McpServerConfig): Transport {
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args ?? [],
-    env: mcpChildEnvironment(config.env),
+    env: { ...mcpChildEnvironment(config.env), ...(tree ? { [PROCESS_MARKER_VARIABLE]: tree.marker } : {}) },
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
     stderr: 'pipe',
   });
@@ -47,19 +63,23 @@ function transportFor(name: string, config: McpServerConfig): Transport {
 export class McpConnection {
   private closed = false;
   private toolsStale = false;
+  private untrack: () => void = () => undefined;
 
   private constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly client: Client,
     public tools: McpToolInfo[],
+    private readonly tree: TrackedCommand | null,
   ) {}
 
   /** Spawn/connect, `initialize` and `tools/list` (all pages) within `startupTimeoutSec`. */
   static async start(name: string, config: McpServerConfig): Promise<McpConnection> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const timeoutMs = (config.startupTimeoutSec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
-    const transport = transportFor(name, config);
+    const tree = isHttpServer(config) ? null : stdioTree();
+    const untrack = tree ? trackCommand(tree) : () => undefined;
+    const transport = transportFor(name, config, tree);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`startup timed out after ${timeoutMs / 1000}s`)), timeoutMs);
@@ -67,11 +87,14 @@ export class McpConnection {
     try {
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), deadline]);
       const tools = await Promise.race([listAllTools(client), deadline]);
-      const connection = new McpConnection(name, config, client, tools);
+      const connection = new McpConnection(name, config, client, tools, tree);
+      connection.untrack = untrack;
       connection.watch();
       return connection;
     } catch (error) {
       await client.close().catch(() => undefined);
+      if (tree) await killCommandTree(tree);
+      untrack();
       throw error;
     } finally {
       clearTimeout(timer);
@@ -112,6 +135,8 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closed = true;
     await this.client.close().catch(() => undefined);
+    if (this.tree) await killCommandTree(this.tree);
+    this.untrack();
   }
 }
 

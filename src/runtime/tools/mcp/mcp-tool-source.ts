@@ -45,6 +45,10 @@ export class McpServerHandle {
       await this.connection.refreshToolsIfChanged();
       return this.connection;
     }
+    // Exited or disconnected: end what is left of it before the restart.
+    const gone = this.connection;
+    this.connection = null;
+    await gone?.close();
     if (!this.starting) {
       this.status = 'starting';
       this.starting = McpConnection.start(this.name, this.config).then(

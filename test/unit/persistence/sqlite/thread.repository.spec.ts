@@ -50,6 +50,7 @@ describe('ThreadRepository', () => {
       archivedAt: null,
       activeTurnId: null,
       forkedFrom: null,
+      mcpServers: null,
     };
     expect(created).toEqual(expected);
     expect(await store.threads.get('thread_a')).toEqual(expected);
