@@ -22,6 +22,8 @@ import type {
   ClientInfo,
   ClientMethod,
   InitializeResponse,
+  McpServerListParams,
+  McpServerListResponse,
   ModelListParams,
   ModelListResponse,
   ParamsOf,
@@ -200,6 +202,11 @@ export class AppServerClient {
 
   listModels(params?: ModelListParams): Promise<ModelListResponse> {
     return this.request('model/list', params);
+  }
+
+  /** `mcpServer/list` (mcp.md §5): process-level servers, plus the thread's with `threadId`. */
+  listMcpServers(params?: McpServerListParams): Promise<McpServerListResponse> {
+    return this.request('mcpServer/list', params);
   }
 
   exportSchema(): Promise<SchemaExportResponse> {

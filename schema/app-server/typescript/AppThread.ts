@@ -14,6 +14,7 @@ export interface AppThread {
   updatedAt: number;
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
+  mcpServers?: JsonObject;
 }
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

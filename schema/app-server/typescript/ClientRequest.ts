@@ -21,7 +21,8 @@ export type ClientRequest =
   | ModelListRequest
   | SchemaExportRequest
   | ThreadMetadataUpdateRequest
-  | ThreadForkRequest;
+  | ThreadForkRequest
+  | McpServerListRequest;
 
 export interface ApprovalResolveParams {
   threadId: string;
@@ -66,6 +67,17 @@ export interface InitializedNotification {
   jsonrpc?: "2.0";
   method: "initialized";
   params?: JsonValue;
+}
+
+export interface McpServerListParams {
+  threadId?: string;
+}
+
+export interface McpServerListRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "mcpServer/list";
+  params?: McpServerListParams | null;
 }
 
 export interface ModelListParams {
@@ -167,6 +179,7 @@ export interface ThreadStartParams {
   agentKey?: string;
   cwd?: string | null;
   metadata?: JsonObject;
+  mcpServers?: JsonObject;
 }
 
 export interface ThreadStartRequest {

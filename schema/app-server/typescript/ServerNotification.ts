@@ -65,6 +65,7 @@ export interface AppThread {
   updatedAt: number;
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
+  mcpServers?: JsonObject;
 }
 
 export interface AppTokenUsage {
@@ -143,7 +144,7 @@ export interface ErrorWarningNotification {
 export interface ErrorWarningParams {
   threadId: string;
   turnId?: string;
-  code: "run_failed" | "event_stream" | "store" | "follow_up";
+  code: "run_failed" | "event_stream" | "store" | "follow_up" | "mcp_server_unavailable";
   message: string;
 }
 

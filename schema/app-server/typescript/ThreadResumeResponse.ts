@@ -43,6 +43,7 @@ export interface AppThread {
   updatedAt: number;
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
+  mcpServers?: JsonObject;
 }
 
 export interface AppTokenUsage {

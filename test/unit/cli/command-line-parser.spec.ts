@@ -52,6 +52,7 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
         approvalPolicy: 'on-request',
         approvalTimeoutSeconds: 30,
         maxMessageBytes: 16777216,
+        mcpConfig: null,
       },
     });
   });
@@ -71,6 +72,7 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
       '--max-message-bytes',
       '64',
       '--settings=a=b.json',
+      '--mcp-config=servers.json',
       '--listen=stdio',
     ]);
     expect(parsed).toEqual({
@@ -85,6 +87,7 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
         approvalPolicy: 'untrusted',
         approvalTimeoutSeconds: 0.5,
         maxMessageBytes: 64,
+        mcpConfig: 'servers.json',
       },
     });
   });
@@ -99,6 +102,10 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
     [['app-server', '--listen='], '--listen requires a value'],
     [['app-server', '--settings', '   '], '--settings requires a value'],
     [['app-server', '--listen', 'stdio', '--listen=stdio'], 'duplicate app-server argument: --listen'],
+    [
+      ['app-server', '--mcp-config', 'a.json', '--mcp-config=b.json'],
+      'duplicate app-server argument: --mcp-config',
+    ],
     [['app-server', 'trailing'], 'unknown app-server argument: trailing'],
     [['app-server', '--workspace=/x'], 'unknown app-server argument: --workspace'],
     [['app-server', '-x'], 'unknown app-server argument: -x'],

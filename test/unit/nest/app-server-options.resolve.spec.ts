@@ -14,6 +14,7 @@ describe('resolveAppServerOptions', () => {
       approvalTimeoutMs: 30_000,
       maxQueuedRequests: 128,
       maxMessageBytes: 16_777_216,
+      mcpServers: {},
     });
   });
 
@@ -29,6 +30,7 @@ describe('resolveAppServerOptions', () => {
         approvalTimeoutMs: 5,
         maxQueuedRequests: 0,
         maxMessageBytes: 64,
+        mcpServers: { fs: { command: 'mcp-fs' } },
       }),
     ).toEqual({
       runner,
@@ -38,6 +40,7 @@ describe('resolveAppServerOptions', () => {
       approvalTimeoutMs: 5,
       maxQueuedRequests: 0,
       maxMessageBytes: 64,
+      mcpServers: { fs: { command: 'mcp-fs' } },
     });
   });
 

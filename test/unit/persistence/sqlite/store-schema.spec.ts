@@ -43,6 +43,7 @@ describe('AppServerStore schema and connection settings', () => {
         'InitialSchema1780000000000',
         'TurnOwnershipHardening1780000000001',
         'ThreadForkOrigin1780000001400',
+        'ThreadMcpServers1780000001500',
       ]);
     } finally {
       await store.close();
@@ -107,6 +108,7 @@ describe('AppServerStore schema and connection settings', () => {
         archivedAt: null,
         activeTurnId: null,
         forkedFrom: null,
+        mcpServers: null,
       });
       expect(await second.query('SELECT name FROM migrations')).toHaveLength(APP_SERVER_MIGRATIONS.length);
     } finally {

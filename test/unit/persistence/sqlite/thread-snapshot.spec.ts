@@ -43,6 +43,7 @@ describe('AppServerStore.readThread', () => {
         archivedAt: null,
         activeTurnId: null,
         forkedFrom: null,
+        mcpServers: null,
       },
       turns: [],
       items: { versions: [] },

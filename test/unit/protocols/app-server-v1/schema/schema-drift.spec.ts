@@ -27,6 +27,7 @@ const SPEC_NAMES = [
   'InitializeParams',
   'InitializeResponse',
   'JsonRpcMessage',
+  'McpServerListResponse',
   'ModelListResponse',
   'SchemaExportResponse',
   'ServerNotification',
@@ -49,9 +50,9 @@ describe('committed schema files', () => {
   const generated = generateSchemaFiles();
   const committed = readSchemaDirectory(COMMITTED_SCHEMA_DIR);
 
-  it('publishes exactly the 26 names of §11.2 plus the history.md results (no TurnStartParams, no turn/resume types)', () => {
+  it('publishes exactly the 26 names of §11.2 plus the history.md results and mcp.md §5 (no TurnStartParams, no turn/resume types)', () => {
     expect([...SCHEMA_NAMES].sort()).toEqual([...SPEC_NAMES].sort());
-    expect(SCHEMA_NAMES).toHaveLength(28);
+    expect(SCHEMA_NAMES).toHaveLength(29);
   });
 
   it('has exactly the generated JSON file names', () => {

@@ -1,0 +1,292 @@
+/**
+ * MCP tool servers end to end (mcp.md): the built CLI over stdio with a real sqlite store, the fake
+ * model server on 127.0.0.1, and REAL MCP servers from npm — server-everything over stdio and over
+ * streamable HTTP, server-filesystem. Build first (`npm run build`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import {
+  E2eSandbox,
+  isTurnCompleted,
+  lastItemStates,
+  paramsOf,
+  type AppServerSession,
+  type JsonMessage,
+  type SpawnOptions,
+} from '../helpers/app-server-session';
+import { JsonlChild } from '../helpers/jsonl-child';
+import { assistantReply, finishReply, requestMessages } from '../helpers/model-replies';
+
+jest.setTimeout(90_000);
+
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const textInput = (text: string) => [{ type: 'text', text }];
+
+let sandbox: E2eSandbox;
+
+beforeEach(async () => {
+  sandbox = await E2eSandbox.create('vv-mcp-e2e-');
+});
+
+afterEach(async () => {
+  await sandbox.dispose();
+});
+
+function writeMcpConfig(servers: Record<string, unknown>): string {
+  const path = join(sandbox.root, 'mcp.json');
+  writeFileSync(path, JSON.stringify({ mcpServers: servers }));
+  return path;
+}
+
+async function ready(options: SpawnOptions): Promise<AppServerSession> {
+  const session = sandbox.spawn(options);
+  await session.initialize();
+  return session;
+}
+
+/** Pids of live processes whose environment holds `NAME=value` (the MCP servers we configured). */
+function processesWithEnv(entry: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return false;
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The `role: "tool"` message contents of one recorded model request. */
+function toolResults(index: number): string[] {
+  return requestMessages(sandbox.model.requests[index].body)
+    .filter((message) => message.role === 'tool')
+    .map((message) => String(message.content));
+}
+
+function toolNames(index: number): string[] {
+  const tools = (sandbox.model.requests[index].body?.tools ?? []) as Array<{ function: { name: string } }>;
+  return tools.map((tool) => tool.function.name);
+}
+
+function toolItems(messages: JsonMessage[]): Array<Record<string, unknown>> {
+  return lastItemStates(messages).filter((item) => item.type === 'toolCall');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('MCP over stdio (server-everything) from --mcp-config', () => {
+  it('lists, starts lazily, calls echo and get-env, keeps secrets out, and leaves no child after SIGTERM', async () => {
+    const tag = `tag-${process.pid}-${Date.now()}`;
+    const config = writeMcpConfig({
+      every: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { E2E_TAG: '${MCP_E2E_TAG}' } },
+    });
+    const session = await ready({
+      args: ['--mcp-config', config],
+      env: { MCP_E2E_TAG: tag, OPENAI_API_KEY: 'sk-env-secret-123' },
+    });
+
+    const before = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {});
+    expect(before.servers).toEqual([
+      { name: 'every', source: 'config', status: 'notStarted', transport: 'stdio', tools: [] },
+    ]);
+    expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_echo', name: 'mcp__every__echo', arguments: { message: 'hello mcp' } }]),
+      assistantReply([{ id: 'call_env', name: 'mcp__every__get-env', arguments: {} }]),
+      finishReply('done'),
+    );
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', { threadId, input: textInput('use mcp') });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 60_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
+
+    // The model saw the MCP tools and got the echo result in its next request.
+    expect(toolNames(0)).toEqual(expect.arrayContaining(['mcp__every__echo', 'mcp__every__get-env']));
+    expect(toolResults(1).join('\n')).toContain('hello mcp');
+    const [echo, env] = toolItems(traffic);
+    expect(echo).toMatchObject({
+      status: 'completed',
+      payload: { toolName: 'mcp__every__echo', mcp: { server: 'every', tool: 'echo' } },
+    });
+    expect(env.payload).toMatchObject({ mcp: { server: 'every', tool: 'get-env' } });
+
+    // get-env prints the child's environment: `${VAR}` expanded, no App Server secret, no API key.
+    const childEnv = toolResults(2).join('\n');
+    expect(childEnv).toContain(tag);
+    expect(childEnv).not.toContain('sk-env-secret-123');
+    expect(childEnv).not.toContain('OPENAI_API_KEY');
+    expect(childEnv).not.toContain('sk-test');
+    expect(childEnv).not.toContain('MCP_E2E_TAG');
+
+    const after = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {});
+    expect(after.servers[0]).toMatchObject({ name: 'every', status: 'ready', transport: 'stdio' });
+    expect(after.servers[0].tools).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'echo', exposedName: 'mcp__every__echo' })]),
+    );
+    expect(processesWithEnv(`E2E_TAG=${tag}`).length).toBeGreaterThan(0);
+
+    session.child.process.kill('SIGTERM');
+    const exit = await session.child.waitExit(15_000);
+    expect(exit.code).toBe(0);
+    expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+    expect(session.child.stderr).toMatch(/\[mcp:every\] /);
+  });
+
+  it('a server that cannot start warns and the turn completes with the other tools', async () => {
+    const config = writeMcpConfig({ bad: { command: '/nonexistent/mcp-server', startupTimeoutSec: 10 } });
+    const session = await ready({ args: ['--mcp-config', config] });
+    sandbox.model.enqueue(finishReply('done without mcp'));
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('hi'),
+    });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
+    const warning = traffic.find((m) => m.method === 'error/warning');
+    expect(paramsOf(warning!)).toEqual({
+      threadId,
+      turnId,
+      code: 'mcp_server_unavailable',
+      message: expect.stringMatching(/^MCP server bad failed to start: /),
+    });
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed', finalOutput: 'done without mcp' });
+    expect(toolNames(0)).toContain('task_finish');
+    expect(toolNames(0).some((name) => name.startsWith('mcp__'))).toBe(false);
+
+    const list = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {});
+    expect(list.servers[0]).toMatchObject({ name: 'bad', status: 'failed', error: expect.any(String) });
+  });
+
+  it('a bad --mcp-config fails at startup with exit 2 and the exact message', async () => {
+    const config = writeMcpConfig({ every: { command: 'x', args: ['${VV_MCP_E2E_UNSET}'] } });
+    const { args, cwd, env } = sandbox.serverCommand({ args: ['--mcp-config', config] });
+    delete env.VV_MCP_E2E_UNSET;
+    const child = JsonlChild.spawnNode(args, { cwd, env });
+    const exit = await child.waitExit(15_000);
+    expect(exit.code).toBe(2);
+    expect(child.stderr).toContain('--mcp-config: environment variable VV_MCP_E2E_UNSET is not set');
+    expect(child.received).toEqual([]);
+  });
+});
+
+describe('thread-level servers (server-filesystem)', () => {
+  it('deny under on-request: write_file is never called; secrets masked; restart keeps the servers', async () => {
+    const session = await ready({});
+    const mcpServers = {
+      fs: { command: process.execPath, args: [FILESYSTEM, sandbox.workspace], env: { FS_TOKEN: 's3cret' } },
+    };
+    const started = await session.startThread({ cwd: sandbox.workspace, mcpServers });
+    const { threadId } = started;
+    expect((started as unknown as { mcpServers: unknown }).mcpServers).toEqual({
+      fs: { command: process.execPath, args: [FILESYSTEM, sandbox.workspace], env: { FS_TOKEN: '***' } },
+    });
+
+    const target = join(sandbox.workspace, 'denied.txt');
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_write', name: 'mcp__fs__write_file', arguments: { path: target, content: 'x' } }]),
+      finishReply('gave up'),
+    );
+    await session.call('turn/start', { threadId, input: textInput('write') });
+    const request = await session.waitFor((m) => m.method === 'approval/request' && 'id' in m, 60_000);
+    expect(paramsOf(request)).toMatchObject({
+      toolName: 'mcp__fs__write_file',
+      preview: expect.stringMatching(/^fs: write_file \{/),
+    });
+    session.answer(request.id, { decision: 'deny' });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
+    expect(existsSync(target)).toBe(false);
+    const write = toolItems(traffic).find((item) => (item.payload as Record<string, unknown>).toolName === 'mcp__fs__write_file');
+    expect(write?.payload).toMatchObject({ mcp: { server: 'fs', tool: 'write_file' } });
+
+    const read = await session.call<{ thread: Record<string, unknown> }>('thread/read', { threadId });
+    expect(read.thread.mcpServers).toEqual({
+      fs: { command: process.execPath, args: [FILESYSTEM, sandbox.workspace], env: { FS_TOKEN: '***' } },
+    });
+    const page = await session.call<{ threads: Array<Record<string, unknown>> }>('thread/list', {});
+    expect(JSON.stringify(page)).not.toContain('s3cret');
+
+    expect((await session.close()).code).toBe(0);
+    const again = await ready({});
+    const list = await again.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', { threadId });
+    expect(list.servers).toEqual([
+      { name: 'fs', source: 'thread', status: 'notStarted', transport: 'stdio', tools: [] },
+    ]);
+    expect(await again.failure('mcpServer/list', { threadId: 'thread_unknown' })).toMatchObject({ code: -32020 });
+  });
+
+  it('rejects bad mcpServers with -32602 and member paths', async () => {
+    const session = await ready({});
+    const error = await session.failure('thread/start', {
+      mcpServers: { fs: { args: 'x' }, 'bad name': {}, web: { type: 'http', headers: { A: 1 } } },
+    });
+    expect(error.code).toBe(-32602);
+    expect((error.data as { errors: unknown[] }).errors).toEqual([
+      { path: '/mcpServers/fs/command', message: 'is required' },
+      { path: '/mcpServers/fs/args', message: 'must be an array' },
+      { path: '/mcpServers/bad name', message: expect.stringContaining('server name') },
+      { path: '/mcpServers/web/url', message: 'is required' },
+      { path: '/mcpServers/web/headers/A', message: 'must be a string' },
+    ]);
+  });
+});
+
+describe('MCP over streamable HTTP (server-everything on 127.0.0.1)', () => {
+  let httpServer: ChildProcess | undefined;
+
+  afterEach(() => {
+    httpServer?.kill('SIGKILL');
+  });
+
+  it('calls get-sum and returns the result to the model', async () => {
+    const port = await freePort();
+    httpServer = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let text = '';
+      httpServer!.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('listening')) resolve();
+      });
+      httpServer!.once('exit', () => reject(new Error(`http server exited: ${text}`)));
+    });
+
+    const session = await ready({});
+    const { threadId } = await session.startThread({
+      cwd: sandbox.workspace,
+      mcpServers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } },
+    });
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_sum', name: 'mcp__web__get-sum', arguments: { a: 20, b: 22 } }]),
+      finishReply('summed'),
+    );
+    await session.call('turn/start', { threadId, input: textInput('sum') });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 60_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
+    expect(toolResults(1).join('\n')).toContain('42');
+    expect(toolItems(traffic)[0]).toMatchObject({
+      status: 'completed',
+      payload: { mcp: { server: 'web', tool: 'get-sum' } },
+    });
+    const list = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', { threadId });
+    expect(list.servers[0]).toMatchObject({ name: 'web', source: 'thread', status: 'ready', transport: 'http' });
+  });
+});
