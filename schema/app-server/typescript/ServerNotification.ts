@@ -204,6 +204,7 @@ export interface ThreadStartedParams {
   agentKey: string;
   cwd: string | null;
   status: ThreadStatus;
+  mcpServers?: JsonObject;
 }
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

@@ -10,6 +10,7 @@ export interface ThreadForkResponse {
   cwd: string | null;
   status: ThreadStatus;
   forkedFrom: { threadId: string; turnId: string };
+  mcpServers?: JsonObject;
 }
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

@@ -9,6 +9,7 @@ export interface ThreadStartResponse {
   agentKey: string;
   cwd: string | null;
   status: ThreadStatus;
+  mcpServers?: JsonObject;
 }
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

@@ -195,6 +195,8 @@ export const threadSummaryShape = object({
   agentKey: string(),
   cwd: nullable(string()),
   status: ThreadStatus,
+  /** mcp.md §1: the thread-level MCP servers, masked as in AppThread; absent when none. */
+  mcpServers: optional(jsonObject()),
 });
 
 /** A fork: the summary plus the origin (history.md §2). */
@@ -204,6 +206,8 @@ export const threadForkShape = object({
   cwd: nullable(string()),
   status: ThreadStatus,
   forkedFrom: object({ threadId: string(), turnId: string() }),
+  /** mcp.md §1: copied from the source thread, masked; absent when none. */
+  mcpServers: optional(jsonObject()),
 });
 
 /** The thread, its turns and an item window (`thread/read`, `thread/resume`). */

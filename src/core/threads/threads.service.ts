@@ -8,6 +8,7 @@ import { newItemId, newThreadId, newTurnId } from '../ids';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { completeReplay } from '../../persistence/sqlite/item-replay';
 import { toAppThread, type StoredThread } from '../../persistence/sqlite/stored-records';
+import { maskMcpServers } from '../mcp/secret-mask';
 import { DomainErrors } from '../domain-error';
 import type {
   AppThread,
@@ -141,6 +142,7 @@ export class ThreadsService {
       agentKey: thread.agentKey,
       cwd: thread.cwd,
       status: this.statusOf(thread),
+      ...(thread.mcpServers === null ? {} : { mcpServers: maskMcpServers(thread.mcpServers) }),
     };
   }
 

@@ -33,7 +33,7 @@ function prepare(definition: ToolDefinition): RegisteredTool {
     name: definition.name,
     definition,
     parameters,
-    validate: compileArgumentSchema(parameters),
+    validate: definition.validateArguments === false ? () => [] : compileArgumentSchema(parameters),
     toolMetadata:
       definition.toolMetadata === undefined ? null : normalizeToolMetadata(definition.toolMetadata),
   };

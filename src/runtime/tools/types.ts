@@ -83,6 +83,11 @@ export interface ToolDefinition {
   timeoutMs?: number;
   /** Generic metadata; never promoted to toolMetadata. */
   metadata?: Record<string, unknown>;
+  /**
+   * `false`: `parameters` is shown to the model but arguments are not validated against it (a
+   * schema from elsewhere, e.g. an MCP server's, that the runtime's validator cannot compile).
+   */
+  validateArguments?: boolean;
   handler(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput>;
 }
 

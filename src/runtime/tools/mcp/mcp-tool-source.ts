@@ -4,6 +4,7 @@
  */
 import { callResultOutput, MCP_SERVER_UNAVAILABLE, MCP_TOOL_TIMEOUT } from './call-result';
 import { exposedToolNames } from './exposed-name';
+import { mcpParameters } from './input-schema';
 import { McpConnection, type McpToolInfo } from './mcp-connection';
 import { toolEnabled, type McpServerConfig } from './server-config';
 import type { ApprovalPolicy } from '../../approvals/types';
@@ -130,7 +131,7 @@ export function mcpToolDefinitions(
       return {
         name: names[index],
         description: tool.description,
-        parameters: tool.inputSchema,
+        ...mcpParameters(tool.inputSchema),
         needsApproval: mcpNeedsApproval(handle.config, tool, policy),
         metadata: { [MCP_TOOL_METADATA_KEY]: payload },
         handler: (ctx, args) => handle.call(tool.name, args, ctx.signal),
