@@ -290,3 +290,95 @@ describe('MCP over streamable HTTP (server-everything on 127.0.0.1)', () => {
     expect(list.servers[0]).toMatchObject({ name: 'web', source: 'thread', status: 'ready', transport: 'http' });
   });
 });
+
+describe('MCP failures during calls (server-everything over stdio)', () => {
+  const isToolStarted = (m: JsonMessage): boolean =>
+    m.method === 'item/started' && paramsOf(m).type === 'toolCall';
+
+  it('a server killed mid-call fails the call with mcp_server_unavailable; the next turn restarts it', async () => {
+    const tag = `kill-${process.pid}-${Date.now()}`;
+    const config = writeMcpConfig({
+      every: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { E2E_TAG: tag } },
+    });
+    const session = await ready({ args: ['--mcp-config', config] });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_long', name: 'mcp__every__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
+      ]),
+      finishReply('server died'),
+    );
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', { threadId, input: textInput('long') });
+    await session.waitFor(isToolStarted, 60_000);
+    const first = processesWithEnv(`E2E_TAG=${tag}`);
+    expect(first.length).toBeGreaterThan(0);
+    for (const pid of first) process.kill(pid, 'SIGKILL');
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
+    expect(toolItems(traffic)[0]).toMatchObject({
+      status: 'failed',
+      payload: { errorCode: 'mcp_server_unavailable', mcp: { server: 'every', tool: 'trigger-long-running-operation' } },
+    });
+
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_echo2', name: 'mcp__every__echo', arguments: { message: 'back again' } }]),
+      finishReply('restarted'),
+    );
+    await session.call('turn/start', { threadId, input: textInput('again') });
+    const second = await session.collectUntil(isTurnCompleted(threadId), 60_000);
+    expect(paramsOf(second[second.length - 1])).toMatchObject({ status: 'completed' });
+    expect(toolResults(3).join('\n')).toContain('back again');
+    const restarted = processesWithEnv(`E2E_TAG=${tag}`);
+    expect(restarted.length).toBeGreaterThan(0);
+    expect(restarted.some((pid) => first.includes(pid))).toBe(false);
+  });
+
+  it('a call over toolTimeoutSec fails with mcp_tool_timeout', async () => {
+    const session = await ready({});
+    const { threadId } = await session.startThread({
+      cwd: sandbox.workspace,
+      mcpServers: { every: { command: process.execPath, args: [EVERYTHING, 'stdio'], toolTimeoutSec: 1 } },
+    });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_slow', name: 'mcp__every__trigger-long-running-operation', arguments: { duration: 10, steps: 10 } },
+      ]),
+      finishReply('too slow'),
+    );
+    await session.call('turn/start', { threadId, input: textInput('slow') });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 60_000);
+    expect(toolItems(traffic)[0]).toMatchObject({ status: 'failed', payload: { errorCode: 'mcp_tool_timeout' } });
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('MCP approval rules', () => {
+  it('untrusted asks even for a readOnlyHint tool; a server "approval": "never" overrides on-request', async () => {
+    const untrusted = await ready({ args: ['--approval-policy', 'untrusted'] });
+    const every = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+    const { threadId } = await untrusted.startThread({ cwd: sandbox.workspace, mcpServers: { every } });
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_echo', name: 'mcp__every__echo', arguments: { message: 'asked' } }]),
+      finishReply('ok'),
+    );
+    await untrusted.call('turn/start', { threadId, input: textInput('echo') });
+    const request = await untrusted.waitFor((m) => m.method === 'approval/request' && 'id' in m, 60_000);
+    expect(paramsOf(request)).toMatchObject({ toolName: 'mcp__every__echo', preview: 'every: echo {"message":"asked"}' });
+    untrusted.answer(request.id, { decision: 'allow' });
+    await untrusted.collectUntil(isTurnCompleted(threadId), 30_000);
+    expect(toolResults(1).join('\n')).toContain('asked');
+
+    const onRequest = await ready({});
+    const target = join(sandbox.workspace, 'allowed.txt');
+    const fs = { command: process.execPath, args: [FILESYSTEM, sandbox.workspace], approval: 'never' };
+    const other = await onRequest.startThread({ cwd: sandbox.workspace, mcpServers: { fs } });
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_w', name: 'mcp__fs__write_file', arguments: { path: target, content: 'written' } }]),
+      finishReply('wrote'),
+    );
+    await onRequest.call('turn/start', { threadId: other.threadId, input: textInput('write') });
+    const traffic = await onRequest.collectUntil(isTurnCompleted(other.threadId), 60_000);
+    expect(traffic.some((m) => m.method === 'approval/request')).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe('written');
+  });
+});
