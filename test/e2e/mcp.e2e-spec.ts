@@ -166,7 +166,10 @@ describe('MCP over stdio (server-everything) from --mcp-config', () => {
       code: 'mcp_server_unavailable',
       message: expect.stringMatching(/^MCP server bad failed to start: /),
     });
-    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed', finalOutput: 'done without mcp' });
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
+      status: 'completed',
+      finalOutput: 'done without mcp',
+    });
     expect(toolNames(0)).toContain('task_finish');
     expect(toolNames(0).some((name) => name.startsWith('mcp__'))).toBe(false);
 
@@ -200,7 +203,9 @@ describe('thread-level servers (server-filesystem)', () => {
 
     const target = join(sandbox.workspace, 'denied.txt');
     sandbox.model.enqueue(
-      assistantReply([{ id: 'call_write', name: 'mcp__fs__write_file', arguments: { path: target, content: 'x' } }]),
+      assistantReply([
+        { id: 'call_write', name: 'mcp__fs__write_file', arguments: { path: target, content: 'x' } },
+      ]),
       finishReply('gave up'),
     );
     await session.call('turn/start', { threadId, input: textInput('write') });
@@ -212,7 +217,9 @@ describe('thread-level servers (server-filesystem)', () => {
     session.answer(request.id, { decision: 'deny' });
     const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
     expect(existsSync(target)).toBe(false);
-    const write = toolItems(traffic).find((item) => (item.payload as Record<string, unknown>).toolName === 'mcp__fs__write_file');
+    const write = toolItems(traffic).find(
+      (item) => (item.payload as Record<string, unknown>).toolName === 'mcp__fs__write_file',
+    );
     expect(write?.payload).toMatchObject({ mcp: { server: 'fs', tool: 'write_file' } });
 
     const read = await session.call<{ thread: Record<string, unknown> }>('thread/read', { threadId });
@@ -224,11 +231,15 @@ describe('thread-level servers (server-filesystem)', () => {
 
     expect((await session.close()).code).toBe(0);
     const again = await ready({});
-    const list = await again.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', { threadId });
+    const list = await again.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {
+      threadId,
+    });
     expect(list.servers).toEqual([
       { name: 'fs', source: 'thread', status: 'notStarted', transport: 'stdio', tools: [] },
     ]);
-    expect(await again.failure('mcpServer/list', { threadId: 'thread_unknown' })).toMatchObject({ code: -32020 });
+    expect(await again.failure('mcpServer/list', { threadId: 'thread_unknown' })).toMatchObject({
+      code: -32020,
+    });
   });
 
   it('rejects bad mcpServers with -32602 and member paths', async () => {
@@ -286,8 +297,15 @@ describe('MCP over streamable HTTP (server-everything on 127.0.0.1)', () => {
       status: 'completed',
       payload: { mcp: { server: 'web', tool: 'get-sum' } },
     });
-    const list = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', { threadId });
-    expect(list.servers[0]).toMatchObject({ name: 'web', source: 'thread', status: 'ready', transport: 'http' });
+    const list = await session.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {
+      threadId,
+    });
+    expect(list.servers[0]).toMatchObject({
+      name: 'web',
+      source: 'thread',
+      status: 'ready',
+      transport: 'http',
+    });
   });
 });
 
@@ -303,7 +321,11 @@ describe('MCP failures during calls (server-everything over stdio)', () => {
     const session = await ready({ args: ['--mcp-config', config] });
     sandbox.model.enqueue(
       assistantReply([
-        { id: 'call_long', name: 'mcp__every__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
+        {
+          id: 'call_long',
+          name: 'mcp__every__trigger-long-running-operation',
+          arguments: { duration: 30, steps: 30 },
+        },
       ]),
       finishReply('server died'),
     );
@@ -317,7 +339,10 @@ describe('MCP failures during calls (server-everything over stdio)', () => {
     expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
     expect(toolItems(traffic)[0]).toMatchObject({
       status: 'failed',
-      payload: { errorCode: 'mcp_server_unavailable', mcp: { server: 'every', tool: 'trigger-long-running-operation' } },
+      payload: {
+        errorCode: 'mcp_server_unavailable',
+        mcp: { server: 'every', tool: 'trigger-long-running-operation' },
+      },
     });
 
     sandbox.model.enqueue(
@@ -341,13 +366,20 @@ describe('MCP failures during calls (server-everything over stdio)', () => {
     });
     sandbox.model.enqueue(
       assistantReply([
-        { id: 'call_slow', name: 'mcp__every__trigger-long-running-operation', arguments: { duration: 10, steps: 10 } },
+        {
+          id: 'call_slow',
+          name: 'mcp__every__trigger-long-running-operation',
+          arguments: { duration: 10, steps: 10 },
+        },
       ]),
       finishReply('too slow'),
     );
     await session.call('turn/start', { threadId, input: textInput('slow') });
     const traffic = await session.collectUntil(isTurnCompleted(threadId), 60_000);
-    expect(toolItems(traffic)[0]).toMatchObject({ status: 'failed', payload: { errorCode: 'mcp_tool_timeout' } });
+    expect(toolItems(traffic)[0]).toMatchObject({
+      status: 'failed',
+      payload: { errorCode: 'mcp_tool_timeout' },
+    });
     expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
   });
 });
@@ -363,7 +395,10 @@ describe('MCP approval rules', () => {
     );
     await untrusted.call('turn/start', { threadId, input: textInput('echo') });
     const request = await untrusted.waitFor((m) => m.method === 'approval/request' && 'id' in m, 60_000);
-    expect(paramsOf(request)).toMatchObject({ toolName: 'mcp__every__echo', preview: 'every: echo {"message":"asked"}' });
+    expect(paramsOf(request)).toMatchObject({
+      toolName: 'mcp__every__echo',
+      preview: 'every: echo {"message":"asked"}',
+    });
     untrusted.answer(request.id, { decision: 'allow' });
     await untrusted.collectUntil(isTurnCompleted(threadId), 30_000);
     expect(toolResults(1).join('\n')).toContain('asked');
@@ -373,7 +408,9 @@ describe('MCP approval rules', () => {
     const fs = { command: process.execPath, args: [FILESYSTEM, sandbox.workspace], approval: 'never' };
     const other = await onRequest.startThread({ cwd: sandbox.workspace, mcpServers: { fs } });
     sandbox.model.enqueue(
-      assistantReply([{ id: 'call_w', name: 'mcp__fs__write_file', arguments: { path: target, content: 'written' } }]),
+      assistantReply([
+        { id: 'call_w', name: 'mcp__fs__write_file', arguments: { path: target, content: 'written' } },
+      ]),
       finishReply('wrote'),
     );
     await onRequest.call('turn/start', { threadId: other.threadId, input: textInput('write') });

@@ -96,7 +96,10 @@ export class McpServers implements OnApplicationShutdown {
 
   /** §2: shutdown closes every MCP client and ends every stdio server's process tree. */
   async onApplicationShutdown(): Promise<void> {
-    const handles = [...this.shared.values(), ...[...this.threadOwned.values()].flatMap((map) => [...map.values()])];
+    const handles = [
+      ...this.shared.values(),
+      ...[...this.threadOwned.values()].flatMap((map) => [...map.values()]),
+    ];
     this.shared.clear();
     this.threadOwned.clear();
     await Promise.all(handles.map((handle) => handle.close()));

@@ -14,7 +14,8 @@ function maskServer(server: unknown): unknown {
   const masked: Record<string, unknown> = { ...server };
   for (const member of SECRET_MEMBERS) {
     const values = server[member];
-    if (isPlainObject(values)) masked[member] = Object.fromEntries(Object.keys(values).map((key) => [key, MASK]));
+    if (isPlainObject(values))
+      masked[member] = Object.fromEntries(Object.keys(values).map((key) => [key, MASK]));
   }
   return masked;
 }

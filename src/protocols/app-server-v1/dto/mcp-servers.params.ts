@@ -66,7 +66,8 @@ function serverIssues(base: string, server: unknown): ParamsIssue[] {
   if (!isPlainObject(server)) return [{ path: base, message: PARAM_TEXTS.object }];
   const issues: ParamsIssue[] = [];
   const required = server.type === 'http' ? 'url' : 'command';
-  if (server[required] === undefined) issues.push({ path: `${base}/${required}`, message: PARAM_TEXTS.required });
+  if (server[required] === undefined)
+    issues.push({ path: `${base}/${required}`, message: PARAM_TEXTS.required });
   else {
     const message = nonBlank(server[required]);
     if (message !== null) issues.push({ path: `${base}/${required}`, message });
@@ -87,7 +88,8 @@ function serverIssues(base: string, server: unknown): ParamsIssue[] {
 export function mcpServersIssues(servers: Record<string, unknown>): ParamsIssue[] {
   return Object.entries(servers).flatMap(([name, server]) => {
     const base = pointer('mcpServers', name);
-    if (!SERVER_NAME.test(name)) return [{ path: base, message: 'must be a server name matching ^[A-Za-z0-9_-]{1,32}$' }];
+    if (!SERVER_NAME.test(name))
+      return [{ path: base, message: 'must be a server name matching ^[A-Za-z0-9_-]{1,32}$' }];
     return serverIssues(base, server);
   });
 }
