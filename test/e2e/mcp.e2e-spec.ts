@@ -358,6 +358,35 @@ describe('MCP failures during calls (server-everything over stdio)', () => {
     expect(restarted.some((pid) => first.includes(pid))).toBe(false);
   });
 
+  it('turn/interrupt cancels an MCP call in flight', async () => {
+    const session = await ready({});
+    const { threadId } = await session.startThread({
+      cwd: sandbox.workspace,
+      mcpServers: { every: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+    });
+    sandbox.model.enqueue(
+      assistantReply([
+        {
+          id: 'call_long',
+          name: 'mcp__every__trigger-long-running-operation',
+          arguments: { duration: 60, steps: 60 },
+        },
+      ]),
+    );
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('long'),
+    });
+    await session.waitFor(isToolStarted, 60_000);
+    const startedAt = Date.now();
+    await session.call('turn/interrupt', { threadId, expectedTurnId: turnId });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'interrupted' });
+    // Well before the 60 s the operation would take: the call was cancelled, not waited for.
+    expect(Date.now() - startedAt).toBeLessThan(30_000);
+    expect(toolItems(traffic)[0].status).not.toBe('completed');
+  });
+
   it('a call over toolTimeoutSec fails with mcp_tool_timeout', async () => {
     const session = await ready({});
     const { threadId } = await session.startThread({
