@@ -17,6 +17,18 @@ import {
   type SpawnOptions,
 } from '../helpers/app-server-session';
 import { JsonlChild } from '../helpers/jsonl-child';
+import {
+  Agent,
+  FixedModelProvider,
+  Runner,
+  createOpenAiCompatibleClient,
+  parseLlmSettingsDocument,
+  resolveModelEndpoint,
+  startInProcessAppServer,
+  type AppServerHost,
+} from '../../dist';
+import { fakeSettingsDocument } from '../helpers/fake-openai-server';
+import { InProcessConnection } from '../helpers/in-process-connection';
 import { assistantReply, finishReply, requestMessages } from '../helpers/model-replies';
 
 jest.setTimeout(90_000);
@@ -446,5 +458,64 @@ describe('MCP approval rules', () => {
     const traffic = await onRequest.collectUntil(isTurnCompleted(other.threadId), 60_000);
     expect(traffic.some((m) => m.method === 'approval/request')).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('written');
+  });
+});
+
+describe('host-provided servers (AppServerHost.resolveAgent)', () => {
+  it('an agent listing mcpServers gets their tools; the server closes with the App Server', async () => {
+    const tag = `host-${process.pid}-${Date.now()}`;
+    const settings = parseLlmSettingsDocument(
+      fakeSettingsDocument({
+        endpoints: [{ id: 'fake', apiBase: sandbox.model.baseUrl }],
+        backend: 'local',
+        model: 'test-model',
+      }),
+    );
+    const resolved = resolveModelEndpoint(settings, 'local', 'test-model');
+    const client = createOpenAiCompatibleClient(settings, resolved, { timeoutSeconds: 30 });
+    const runner = new Runner({ modelProvider: new FixedModelProvider(resolved, client) });
+    const host: AppServerHost = {
+      resolveAgent: async () =>
+        Agent.create({
+          name: 'tenant',
+          instructions: 'Use the tenant tools.',
+          model: { type: 'resolved', config: resolved },
+          mcpServers: {
+            every: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { E2E_TAG: tag } },
+          },
+        }),
+      buildRunConfig: async () => ({ workspace: sandbox.workspace, maxCycles: 5 }),
+      listModels: async () => ({ models: [] }),
+    };
+    const server = await startInProcessAppServer({
+      runner,
+      host,
+      store: { path: join(sandbox.root, 'host.sqlite') },
+    });
+    let closed = false;
+    try {
+      const connection = new InProcessConnection(server.core);
+      await connection.initialize();
+      const { threadId } = await connection.call<{ threadId: string }>('thread/start', {});
+      sandbox.model.enqueue(
+        assistantReply([{ id: 'call_echo', name: 'mcp__every__echo', arguments: { message: 'from host' } }]),
+        finishReply('done'),
+      );
+      await connection.call('turn/start', { threadId, input: textInput('go') });
+      await connection.waitFor((m) => m.method === 'turn/completed');
+      expect(toolResults(1).join('\n')).toContain('from host');
+      const list = await connection.call<{ servers: Array<Record<string, unknown>> }>('mcpServer/list', {
+        threadId,
+      });
+      expect(list.servers).toEqual([
+        expect.objectContaining({ name: 'every', source: 'host', status: 'ready' }),
+      ]);
+      expect(processesWithEnv(`E2E_TAG=${tag}`).length).toBeGreaterThan(0);
+      await server.close();
+      closed = true;
+      expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+    } finally {
+      if (!closed) await server.close();
+    }
   });
 });
