@@ -15,6 +15,7 @@ import { JsonRpcErrors } from '../../rpc/rpc-error';
 import { causeMessage } from '../../runtime/cause-message';
 import { interpretLine } from '../../rpc/inbound-line';
 import type { HandlerLookup } from './rpc-context';
+import { ServerLifecycle, type ShutdownHook } from '../../core/lifecycle/server-lifecycle';
 
 export interface AppServerCoreOptions {
   maxMessageBytes: number;
@@ -25,14 +26,7 @@ export interface AppServerCoreOptions {
 
 export type { ShutdownReason } from '../../rpc/transport-host';
 
-export interface ShutdownContext {
-  reason: ShutdownReason;
-  /** Epoch ms at which the core stops waiting for shutdown hooks. */
-  deadline: number;
-}
-
-/** Cancels what runs in the background (turns) and settles it within the deadline. */
-export type ShutdownHook = (context: ShutdownContext) => Promise<void>;
+export type { ShutdownContext, ShutdownHook } from '../../core/lifecycle/server-lifecycle';
 
 /** §1.9: the whole shutdown sequence is bounded to 5 s. */
 export const SHUTDOWN_BUDGET_MS = 5_000;
@@ -40,7 +34,6 @@ export const SHUTDOWN_BUDGET_MS = 5_000;
 export class AppServerCore implements TransportHost {
   private readonly dispatcher: Dispatcher;
   private readonly framers = new Map<Connection, JsonlFramer>();
-  private readonly shutdownHooks: ShutdownHook[] = [];
   private shutdownPromise: Promise<void> | null = null;
   private nextConnectionNumber = 1;
 
@@ -48,6 +41,8 @@ export class AppServerCore implements TransportHost {
     private readonly options: AppServerCoreOptions,
     readonly connections: ConnectionRegistry,
     private readonly logger: LoggerService,
+    /** Shared with the domain, which reads the flag and registers its shutdown work there. */
+    readonly lifecycle: ServerLifecycle = new ServerLifecycle(),
   ) {
     this.dispatcher = new Dispatcher(options, logger);
   }
@@ -112,7 +107,7 @@ export class AppServerCore implements TransportHost {
 
   /** Registers work to do on shutdown (turn cancellation); hooks run concurrently, bounded by the deadline. */
   onShutdown(hook: ShutdownHook): void {
-    this.shutdownHooks.push(hook);
+    this.lifecycle.onShutdown(hook);
   }
 
   /**
@@ -121,6 +116,7 @@ export class AppServerCore implements TransportHost {
    * and closed.
    */
   shutdown(reason: ShutdownReason): Promise<void> {
+    this.lifecycle.beginShutdown();
     this.shutdownPromise ??= this.runShutdown(reason);
     return this.shutdownPromise;
   }
@@ -131,19 +127,13 @@ export class AppServerCore implements TransportHost {
     if (reason !== 'eof') for (const connection of connections) this.dispatcher.discardWaiting(connection);
     await untilDeadline(Promise.all(connections.map((c) => this.dispatcher.whenIdle(c))), deadline);
     await untilDeadline(
-      Promise.allSettled(this.shutdownHooks.map((hook) => this.runHook(hook, reason, deadline))),
+      this.lifecycle.runShutdownHooks({ reason, deadline }, (error) =>
+        this.logger.error(`shutdown step failed: ${causeMessage(error)}`),
+      ),
       deadline,
     );
     await untilDeadline(Promise.all(connections.map((c) => c.whenFlushed())), deadline);
     for (const connection of this.connections.all()) connection.close();
-  }
-
-  private async runHook(hook: ShutdownHook, reason: ShutdownReason, deadline: number): Promise<void> {
-    try {
-      await hook({ reason, deadline });
-    } catch (error) {
-      this.logger.error(`shutdown step failed: ${causeMessage(error)}`);
-    }
   }
 
   private handleFramerEvents(connection: Connection, events: FramerEvent[]): void {
