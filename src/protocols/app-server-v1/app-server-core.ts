@@ -1,12 +1,11 @@
 /**
  * The server core shared by every transport (protocol.md §10.4, §13): one line handler for stdio and
  * in-process clients, the request dispatcher, the connections, and the shutdown sequence of §1.9.
- * Transports only move bytes: stdio feeds `receiveBytes`; an in-process client `connect`s with its
- * own sink and feeds `receiveLine` / `receiveBytes`.
+ * Transports frame their own bytes and hand over complete lines (`receiveLine`); an in-process
+ * client `connect`s with its own sink and feeds `receiveLine`.
  */
 import type { LoggerService } from '@nestjs/common';
 import { Connection } from '../../rpc/connection';
-import { JsonlFramer, type FramerEvent } from '../../transports/stdio/jsonl-framer';
 import type { MessageSink } from '../../rpc/message-sink';
 import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
@@ -33,7 +32,6 @@ export const SHUTDOWN_BUDGET_MS = 5_000;
 
 export class AppServerCore implements TransportHost {
   private readonly dispatcher: Dispatcher;
-  private readonly framers = new Map<Connection, JsonlFramer>();
   private shutdownPromise: Promise<void> | null = null;
   private nextConnectionNumber = 1;
 
@@ -68,27 +66,9 @@ export class AppServerCore implements TransportHost {
   /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */
   connect(sink: MessageSink): Connection {
     const connection = new Connection(`conn_${this.nextConnectionNumber++}`, sink);
-    this.framers.set(connection, new JsonlFramer(this.options.maxMessageBytes));
     this.connections.add(connection);
-    connection.onClose((closed) => {
-      this.framers.delete(closed);
-      this.dispatcher.discardWaiting(closed);
-    });
+    connection.onClose((closed) => this.dispatcher.discardWaiting(closed));
     return connection;
-  }
-
-  /** Feeds raw inbound bytes (any chunking) through the connection's framer. */
-  receiveBytes(connection: Connection, chunk: Buffer): void {
-    const framer = this.framers.get(connection);
-    if (framer === undefined || this.isShuttingDown) return;
-    this.handleFramerEvents(connection, framer.push(chunk));
-  }
-
-  /** End of the connection's input: a final unterminated line is processed. */
-  endOfInput(connection: Connection): void {
-    const framer = this.framers.get(connection);
-    if (framer === undefined) return;
-    this.handleFramerEvents(connection, framer.end());
   }
 
   /**
@@ -98,6 +78,19 @@ export class AppServerCore implements TransportHost {
   receiveLine(connection: Connection, line: Buffer | string): void {
     if (connection.isClosed || this.isShuttingDown) return;
     this.handleLine(connection, typeof line === 'string' ? Buffer.from(line, 'utf8') : line);
+  }
+
+  /**
+   * A line longer than the size limit was cut by the transport's framer: answered `-32600`
+   * `input_too_large` in line order (§1.2 step 1).
+   */
+  rejectOversizedLine(connection: Connection): void {
+    if (connection.isClosed || this.isShuttingDown) return;
+    this.dispatcher.answerProtocolError(
+      connection,
+      null,
+      JsonRpcErrors.inputTooLarge(this.options.maxMessageBytes),
+    );
   }
 
   /** Closes one connection: waiting requests are dropped, pending server requests settle, listeners run. */
@@ -134,18 +127,6 @@ export class AppServerCore implements TransportHost {
     );
     await untilDeadline(Promise.all(connections.map((c) => c.whenFlushed())), deadline);
     for (const connection of this.connections.all()) connection.close();
-  }
-
-  private handleFramerEvents(connection: Connection, events: FramerEvent[]): void {
-    for (const event of events) {
-      if (event.kind === 'line') this.handleLine(connection, event.line);
-      else
-        this.dispatcher.answerProtocolError(
-          connection,
-          null,
-          JsonRpcErrors.inputTooLarge(this.options.maxMessageBytes),
-        );
-    }
   }
 
   private handleLine(connection: Connection, line: Buffer): void {
