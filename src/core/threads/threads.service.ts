@@ -5,9 +5,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { newItemId, newThreadId, newTurnId } from '../ids';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import { completeReplay } from '../../persistence/sqlite/item-replay';
-import { toAppThread, type StoredThread } from '../../persistence/sqlite/stored-records';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import { completeReplay } from '../store/item-replay';
+import { toAppThread, type StoredThread } from '../store/records';
 import { DomainErrors } from '../domain-error';
 import type {
   AppThread,
@@ -46,7 +46,7 @@ export interface ResumeOutcome {
 @Injectable()
 export class ThreadsService {
   constructor(
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,

@@ -6,7 +6,7 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { causeMessage } from '../../runtime/cause-message';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { ActiveTurns } from './active-turns';
@@ -22,7 +22,7 @@ export class TurnFinalizer {
   private readonly logger = new Logger('TurnFinalizer');
 
   constructor(
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,

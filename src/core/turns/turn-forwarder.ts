@@ -9,8 +9,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RunEvent } from '../../runtime/events/types';
 import { ApprovalRouter } from '../approvals/approval-router';
-import type { ItemVersion } from '../../persistence/sqlite/stored-records';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import type { ItemVersion } from '../store/records';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { causeMessage } from '../../runtime/cause-message';
 import type { ErrorWarningParams } from '../model/types';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
@@ -26,7 +26,7 @@ export class TurnForwarder {
   private readonly logger = new Logger('TurnForwarder');
 
   constructor(
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
   ) {}

@@ -11,9 +11,9 @@ import { emptyProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
 import type { Message } from '../../runtime/messages';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { ApprovalRouter } from '../approvals/approval-router';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import type { ItemVersion } from '../../persistence/sqlite/stored-records';
-import type { TurnCompletion } from '../../persistence/sqlite/turn.repository';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import type { ItemVersion } from '../store/records';
+import type { TurnCompletion } from '../store/records';
 import { ServerLifecycle, type ShutdownContext } from '../lifecycle/server-lifecycle';
 import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from './active-turns';
@@ -35,7 +35,7 @@ export class TurnShutdown {
 
   constructor(
     @Inject(ServerLifecycle) lifecycle: ServerLifecycle,
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
   ) {

@@ -15,7 +15,7 @@ export {
   selectReplayItems,
   type ItemReplayQuery,
   type StoredReplayWindow,
-} from './item-replay';
+} from '../../core/store/item-replay';
 export {
   currentRecoveryEnvironment,
   isProcessAlive,
@@ -26,7 +26,12 @@ export {
 } from './restart-recovery';
 export { ownProcessToken, processStartToken } from './process-identity';
 export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from './store-errors';
-export { toAppThread, type ItemVersion, type StoredThread, type TurnOwnership } from './stored-records';
+export {
+  toAppThread,
+  type ItemVersion,
+  type StoredThread,
+  type TurnOwnership,
+} from '../../core/store/records';
 export type { StoredThreadSnapshot } from './thread-snapshot';
 export {
   DEFAULT_THREAD_LIST_LIMIT,
