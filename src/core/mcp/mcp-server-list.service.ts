@@ -1,6 +1,6 @@
 /** mcp.md §5 `mcpServer/list`: the process-level servers, plus a thread's; -32020 for an unknown thread. */
 import { Inject, Injectable } from '@nestjs/common';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { DomainErrors } from '../domain-error';
 import type { McpServerList } from '../model/types';
@@ -9,7 +9,7 @@ import { McpServers } from './mcp-servers.service';
 @Injectable()
 export class McpServerListing {
   constructor(
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(McpServers) private readonly servers: McpServers,
   ) {}
 

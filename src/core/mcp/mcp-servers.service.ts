@@ -16,10 +16,12 @@ import {
 } from '../../runtime/tools/mcp/mcp-tool-source';
 import { isHttpServer, toolEnabled, type McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import type { ToolDefinition } from '../../runtime/tools/types';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
 import type { McpServerInfo } from '../model/types';
 
 export type McpServerSource = McpServerInfo['source'];
+
+/** Injection token of the process-level servers (`--mcp-config`, AppServerModule `mcpServers`). */
+export const MCP_PROCESS_SERVERS = Symbol('MCP_PROCESS_SERVERS');
 
 interface McpServerEntry {
   name: string;
@@ -45,7 +47,9 @@ export class McpServers implements OnApplicationShutdown {
   /** The servers of each thread's last turn (host servers are known only once its agent resolved). */
   private readonly lastUsed = new Map<string, McpServerEntry[]>();
 
-  constructor(@Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions) {}
+  constructor(
+    @Inject(MCP_PROCESS_SERVERS) private readonly processServers: Readonly<Record<string, McpServerConfig>>,
+  ) {}
 
   /** Starts what the turn needs (before the first model call) and returns the turn's MCP tools. */
   async prepareTurn(
@@ -111,7 +115,7 @@ export class McpServers implements OnApplicationShutdown {
     threadServers: Record<string, McpServerConfig> | null,
   ): McpServerEntry[] {
     const merged = new Map<string, McpServerEntry>();
-    for (const [name, config] of Object.entries(this.options.mcpServers))
+    for (const [name, config] of Object.entries(this.processServers))
       merged.set(name, { name, source: 'config', handle: this.sharedHandle(name, config) });
     for (const [name, config] of Object.entries(hostServers))
       merged.set(name, { name, source: 'host', handle: this.sharedHandle(name, config) });

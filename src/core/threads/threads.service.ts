@@ -5,9 +5,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { newItemId, newThreadId, newTurnId } from '../ids';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import { completeReplay } from '../../persistence/sqlite/item-replay';
-import { toAppThread, type StoredThread } from '../../persistence/sqlite/stored-records';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import { completeReplay } from '../store/item-replay';
+import { toAppThread, type StoredThread } from '../store/records';
 import { maskMcpServers } from '../mcp/secret-mask';
 import { DomainErrors } from '../domain-error';
 import type {
@@ -27,7 +27,7 @@ import type {
   ThreadResumeRequest,
   ThreadStartRequest,
 } from './thread-requests';
-import { ThreadNotifications } from './thread-notifications';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { ThreadSubscriptions } from './thread-subscriptions';
 
@@ -47,9 +47,9 @@ export interface ResumeOutcome {
 @Injectable()
 export class ThreadsService {
   constructor(
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
   ) {}
 
@@ -77,17 +77,17 @@ export class ThreadsService {
     if (params.subscribe === false)
       return { response: await this.snapshot(threadId, window), afterResponse: null };
 
-    this.notifications.hold(threadId, requesterId);
+    this.events.hold(threadId, requesterId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
       const response = await this.snapshot(threadId, window);
-      return { response, afterResponse: () => this.notifications.release(threadId, requesterId) };
+      return { response, afterResponse: () => this.events.release(threadId, requesterId) };
     } catch (error) {
       if (newlySubscribed) {
         this.subscriptions.unsubscribe(threadId, requesterId);
-        this.notifications.discardHold(threadId, requesterId);
+        this.events.discardHold(threadId, requesterId);
       } else {
-        void this.notifications.release(threadId, requesterId);
+        void this.events.release(threadId, requesterId);
       }
       throw error;
     }

@@ -1,5 +1,5 @@
 /** What the run projector asks its caller to do, in order: persist item states, send notifications. */
-import type { ItemVersion } from '../../persistence/sqlite/stored-records';
+import type { ItemVersion } from '../store/records';
 import type { AppItem, ApprovalRequestParams, ErrorWarningParams } from '../model/types';
 
 /** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (protocol.md §4.8 v1.1). */

@@ -8,7 +8,7 @@ import type { RunEvent, RunEventOf } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
 import type { ToolMetadata } from '../../runtime/tools/types';
 import type { McpToolPayload } from '../../runtime/tools/mcp/mcp-tool-source';
-import type { ItemVersion } from '../../persistence/sqlite/stored-records';
+import type { ItemVersion } from '../store/records';
 import type {
   AppItem,
   AppItemStatus,

@@ -3,14 +3,14 @@
  * successive turns and seeded from the store's highest `change_seq` the first time it is needed.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ThreadChangeCounter } from './change-counter';
 
 @Injectable()
 export class ThreadChangeCounters {
   private readonly counters = new Map<string, ThreadChangeCounter>();
 
-  constructor(@Inject(AppServerStore) private readonly store: AppServerStore) {}
+  constructor(@Inject(THREAD_STORE) private readonly store: ThreadStore) {}
 
   async counterFor(threadId: string): Promise<ThreadChangeCounter> {
     const known = this.counters.get(threadId);

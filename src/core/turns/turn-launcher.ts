@@ -9,14 +9,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
 import type { RunConfig, RunHandle } from '../../runtime/run-config';
 import type { Agent } from '../../runtime/agent';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
+import { TURN_DEFAULTS, type TurnDefaults } from './turn-defaults';
 import { newItemId, newTurnId } from '../ids';
 import { ServerApprovalProvider } from '../approvals/server-approval-provider';
 import { SessionGrants } from '../approvals/session-grants';
 import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import { ThreadHasActiveTurnError } from '../../persistence/sqlite/store-errors';
-import type { StoredThread } from '../../persistence/sqlite/stored-records';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import { ThreadHasActiveTurnError } from '../store/turn-conflict';
+import type { StoredThread } from '../store/records';
 import { DomainErrors } from '../domain-error';
 import { McpServers } from '../mcp/mcp-servers.service';
 import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
@@ -41,9 +41,9 @@ export interface TurnLaunch {
 @Injectable()
 export class TurnLauncher {
   constructor(
-    @Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions,
+    @Inject(TURN_DEFAULTS) private readonly options: TurnDefaults,
     @Inject(APP_SERVER_HOST) private readonly host: AppServerHost,
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ThreadChangeCounters) private readonly counters: ThreadChangeCounters,
     @Inject(SessionGrants) private readonly grants: SessionGrants,
     @Inject(McpServers) private readonly mcp: McpServers,
@@ -102,8 +102,8 @@ export class TurnLauncher {
       await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
     } catch (error) {
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
-      // Another server on the same store file started a turn on this thread first (§8.2).
-      if (error instanceof ThreadHasActiveTurnError) throw DomainErrors.threadAlreadyHasActiveTurn();
+      // Another server on the same store started a turn on this thread first (§8.2).
+      if (error instanceof ThreadHasActiveTurnError) throw error;
       throw DomainErrors.internal(error);
     }
 

@@ -11,10 +11,10 @@ import { emptyProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
 import type { Message } from '../../runtime/messages';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { ApprovalRouter } from '../approvals/approval-router';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
-import type { ItemVersion } from '../../persistence/sqlite/stored-records';
-import type { TurnCompletion } from '../../persistence/sqlite/turn.repository';
-import { AppServerCore, type ShutdownContext } from '../../protocols/app-server-v1/app-server-core';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import type { ItemVersion } from '../store/records';
+import type { TurnCompletion } from '../store/records';
+import { ServerLifecycle, type ShutdownContext } from '../lifecycle/server-lifecycle';
 import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from './active-turns';
 import { deriveInputText } from './input-text';
@@ -34,12 +34,12 @@ export class TurnShutdown {
   private readonly logger = new Logger('TurnShutdown');
 
   constructor(
-    @Inject(AppServerCore) core: AppServerCore,
-    @Inject(AppServerStore) private readonly store: AppServerStore,
+    @Inject(ServerLifecycle) lifecycle: ServerLifecycle,
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
   ) {
-    core.onShutdown((context) => this.shutdown(context));
+    lifecycle.onShutdown((context) => this.shutdown(context));
   }
 
   async shutdown({ deadline }: ShutdownContext): Promise<void> {

@@ -3,12 +3,11 @@
  * the repositories, and offers the multi-table writes of the turn lifecycle as single transactions.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Message } from '../../runtime/messages';
 import type { AppTurn } from '../../core/model/types';
 import { appendMessages, ConversationRepository } from './conversation.repository';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { ThreadEntity } from './entities';
-import type { ItemReplayQuery } from './item-replay';
+import type { ItemReplayQuery } from '../../core/store/item-replay';
 import { ItemRepository, upsertItem } from './item.repository';
 import { PreparedStatements } from './prepared-statements';
 import {
@@ -17,38 +16,23 @@ import {
   type RecoveryEnvironment,
   recoverInterruptedTurns,
 } from './restart-recovery';
-import { isRunningTurnConflict, StoreError, ThreadHasActiveTurnError } from './store-errors';
+import { isRunningTurnConflict, StoreError } from './store-errors';
+import { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
+import type { ThreadStore } from '../../core/store/thread-store';
 import { StoreExecutor } from './store-executor';
-import type { ItemVersion } from './stored-records';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
 import { forkThread, type ForkOutcome, type ForkRequest } from './thread-fork';
 import { findThread, ThreadRepository } from './thread.repository';
-import {
-  completeTurn,
-  insertRunningTurn,
-  type NewTurn,
-  type TurnCompletion,
-  TurnRepository,
-} from './turn.repository';
+import { completeTurn, insertRunningTurn, type NewTurn, TurnRepository } from './turn.repository';
+import type { TurnFinish } from '../../core/store/records';
+export type { TurnFinish };
 
 export interface AppServerStoreOptions extends StoreDataSourceOptions {
   /** Host, pid, liveness check and clock used by restart recovery; default: this process. */
   recovery?: RecoveryEnvironment;
 }
 
-export interface TurnFinish {
-  threadId: string;
-  turnId: string;
-  completion: TurnCompletion;
-  /** Final states of the turn's items not yet persisted (e.g. interrupted completions). */
-  items?: readonly ItemVersion[];
-  /** RunResult.newMessages (or only the user message of a rejected run), appended to the history. */
-  messages: readonly Message[];
-  /** The thread's new updatedAt. */
-  now: number;
-}
-
-export class AppServerStore {
+export class AppServerStore implements ThreadStore {
   readonly threads: ThreadRepository;
   readonly turns: TurnRepository;
   readonly items: ItemRepository;

@@ -1,4 +1,4 @@
-/** Public surface of the App Server store (Nest-free core plus the Nest module). */
+/** Public surface of the SQLite store (Nest-free; its Nest module lives in src/nest/modules). */
 export { AppServerStore, type AppServerStoreOptions, type TurnFinish } from './app-server-store';
 export { ConversationRepository } from './conversation.repository';
 export {
@@ -15,8 +15,7 @@ export {
   selectReplayItems,
   type ItemReplayQuery,
   type StoredReplayWindow,
-} from './item-replay';
-export { PersistenceModule, StoreShutdown } from './persistence.module';
+} from '../../core/store/item-replay';
 export {
   currentRecoveryEnvironment,
   isProcessAlive,
@@ -27,7 +26,12 @@ export {
 } from './restart-recovery';
 export { ownProcessToken, processStartToken } from './process-identity';
 export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from './store-errors';
-export { toAppThread, type ItemVersion, type StoredThread, type TurnOwnership } from './stored-records';
+export {
+  toAppThread,
+  type ItemVersion,
+  type StoredThread,
+  type TurnOwnership,
+} from '../../core/store/records';
 export type { StoredThreadSnapshot } from './thread-snapshot';
 export {
   DEFAULT_THREAD_LIST_LIMIT,

@@ -6,11 +6,11 @@
 import type { EntityManager } from 'typeorm';
 import type { AppItem } from '../../core/model/types';
 import { ItemEntity } from './entities';
-import { completeReplay, type ItemReplayQuery, type StoredReplayWindow } from './item-replay';
+import { completeReplay, type ItemReplayQuery, type StoredReplayWindow } from '../../core/store/item-replay';
 import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
-import type { ItemVersion } from './stored-records';
+import type { ItemVersion } from '../../core/store/records';
 
 export interface ItemReadQuery extends ItemReplayQuery {
   /** Latest in-memory versions of the thread's live turn; they win over older stored rows. */

@@ -10,7 +10,7 @@ import type { EntityManager } from 'typeorm';
 import { findTurnVersions, maxChangeSeq, upsertItem } from './item.repository';
 import { processStartToken } from './process-identity';
 import type { StoreExecutor } from './store-executor';
-import type { TurnOwnership } from './stored-records';
+import type { TurnOwnership } from '../../core/store/records';
 import { completeTurn, findRunningTurns } from './turn.repository';
 
 export const RESTART_RECOVERY_ERROR = 'server restarted before the turn finished';

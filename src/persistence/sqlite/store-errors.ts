@@ -27,16 +27,7 @@ export class InvalidThreadCursorError extends DomainError {
   }
 }
 
-/**
- * The store already holds a running turn for the thread (protocol.md §8.2), possibly written by
- * another server process on the same file: turn/start answers -32602.
- */
-export class ThreadHasActiveTurnError extends StoreError {
-  constructor(threadId: string, options?: { cause?: unknown }) {
-    super(`thread ${threadId} already has a running turn`, options);
-    this.name = 'ThreadHasActiveTurnError';
-  }
-}
+export { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
 
 /** The SQLite message of a violation of idx_turns_one_running_per_thread. */
 export function isRunningTurnConflict(error: unknown): boolean {

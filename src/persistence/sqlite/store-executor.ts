@@ -14,7 +14,8 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PreparedStatements } from './prepared-statements';
-import { InvalidThreadCursorError, StoreError } from './store-errors';
+import { StoreError } from './store-errors';
+import { DomainError } from '../../core/domain-error';
 
 export class StoreExecutor {
   private tail: Promise<unknown> = Promise.resolve();
@@ -66,7 +67,8 @@ export class StoreExecutor {
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const result = this.tail.then(work, work).catch((error: unknown) => {
-      throw error instanceof InvalidThreadCursorError ? error : StoreError.from(error);
+      // The domain's refusals (bad cursor, running-turn conflict) reach the caller as they are.
+      throw error instanceof DomainError ? error : StoreError.from(error);
     });
     // The chain must survive failures: the next operation waits for settlement, not success.
     this.tail = result.catch(() => undefined);

@@ -6,25 +6,9 @@
 import type { EntityManager } from 'typeorm';
 import type { AppItem } from '../../core/model/types';
 import { parseJsonObject } from './stored-json';
-import type { ForkOrigin, StoredThread } from './stored-records';
-
-export interface ForkRequest {
-  sourceThreadId: string;
-  /** Default: the source's last finished turn. */
-  turnId?: string;
-  newThreadId: string;
-  /** Default: the source's metadata. */
-  metadata?: Record<string, unknown>;
-  now: number;
-  newTurnId: () => string;
-  newItemId: () => string;
-}
-
-export type ForkOutcome =
-  | { kind: 'forked'; thread: StoredThread; origin: ForkOrigin }
-  | { kind: 'threadNotFound' }
-  | { kind: 'turnNotFound' }
-  | { kind: 'noFinishedTurn' };
+import type { StoredThread } from '../../core/store/records';
+import type { ForkRequest, ForkOutcome } from '../../core/store/records';
+export type { ForkRequest, ForkOutcome };
 
 interface TurnRow {
   turnId: string;

@@ -4,23 +4,14 @@
  * its turns in one statement (a LEFT JOIN: a thread without turns is one row whose turn columns are
  * NULL) and the item replay window comes in a second one.
  */
-import type { AppTurn } from '../../core/model/types';
 import type { ThreadEntity } from './entities';
-import type { ItemReplayQuery, StoredReplayWindow } from './item-replay';
+import type { ItemReplayQuery } from '../../core/store/item-replay';
 import { readReplayWindow } from './item.repository';
 import type { PreparedStatements } from './prepared-statements';
-import type { StoredThread } from './stored-records';
 import { toStoredThread } from './thread.repository';
 import { toAppTurn, type TurnFields } from './turn.repository';
-
-/** What thread/read and thread/resume return, as stored (the live turn is overlaid by the caller). */
-export interface StoredThreadSnapshot {
-  thread: StoredThread;
-  /** All turns, in creation order. */
-  turns: AppTurn[];
-  /** Finish with `completeReplay` (item-replay.ts) once the live turn's versions are known. */
-  items: StoredReplayWindow;
-}
+import type { StoredThreadSnapshot } from '../../core/store/records';
+export type { StoredThreadSnapshot };
 
 /**
  * Columns aliased to ThreadEntity's and TurnEntity's property names; turns in creation order, rowid

@@ -5,8 +5,10 @@ import type { PreparedStatements } from './prepared-statements';
 import { InvalidThreadCursorError } from './store-errors';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
-import type { ForkOrigin, StoredThread } from './stored-records';
+import type { StoredThread } from '../../core/store/records';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
+import type { NewThread, ThreadListQuery, ThreadListPage } from '../../core/store/records';
+export type { NewThread, ThreadListQuery, ThreadListPage };
 
 export const DEFAULT_THREAD_LIST_LIMIT = 50;
 
@@ -17,32 +19,6 @@ const SELECT_THREAD_SQL = `
     "active_turn_id" AS "activeTurnId", "forked_from_thread_id" AS "forkedFromThreadId",
     "forked_from_turn_id" AS "forkedFromTurnId", "mcp_servers_json" AS "mcpServersJson"
   FROM "threads" WHERE "thread_id" = ?`;
-
-export interface NewThread {
-  threadId: string;
-  agentKey: string;
-  cwd: string | null;
-  metadata: Record<string, unknown>;
-  /** createdAt = updatedAt = now. */
-  now: number;
-  forkedFrom?: ForkOrigin;
-  /** mcp.md §1: thread-level MCP servers, stored verbatim. */
-  mcpServers?: Record<string, unknown>;
-}
-
-export interface ThreadListQuery {
-  archived?: boolean;
-  includeArchived?: boolean;
-  /** Default 50; the caller validates 1…500. */
-  limit?: number;
-  /** A `nextCursor` of a previous page; anything else throws InvalidThreadCursorError. */
-  cursor?: string;
-}
-
-export interface ThreadListPage {
-  threads: StoredThread[];
-  nextCursor: string | null;
-}
 
 export class ThreadRepository {
   constructor(private readonly executor: StoreExecutor) {}

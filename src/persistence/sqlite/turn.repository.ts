@@ -7,29 +7,9 @@ import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';
 import { ownProcessToken } from './process-identity';
 import { parseJsonObject, parseJsonObjectArray } from './stored-json';
-import type { TurnOwnership } from './stored-records';
-
-export interface NewTurn {
-  turnId: string;
-  threadId: string;
-  runId: string | null;
-  /** The turn/start (or follow-up) input, verbatim. */
-  input: Record<string, unknown>[];
-  startedAt: number;
-  /** Default: this process. */
-  ownerPid?: number;
-  /** Default: os.hostname(). */
-  ownerHost?: string;
-  /** Default: this process's start token (with the default pid only). */
-  ownerToken?: string | null;
-}
-
-export interface TurnCompletion {
-  status: Exclude<TurnStatus, 'running'>;
-  completedAt: number;
-  /** turn/completed params without threadId, turnId, runId, status (protocol.md §4.6). */
-  result: Record<string, unknown>;
-}
+import type { TurnOwnership } from '../../core/store/records';
+import type { NewTurn, TurnCompletion } from '../../core/store/records';
+export type { NewTurn, TurnCompletion };
 
 /** The columns of a wire turn (protocol.md §3.5). */
 export type TurnFields = Pick<

@@ -2,15 +2,9 @@
  * Which items a replay returns (protocol.md §8.8), over stored rows merged with live in-memory state.
  * Pure: the repository and the thread handlers share it.
  */
-import type { AppItem } from '../../core/model/types';
-import type { ItemVersion } from './stored-records';
-
-export interface ItemReplayQuery {
-  /** Return items whose latest change is later than this item's creation; unknown id → all items. */
-  afterItemId?: string;
-  /** At most this many items, applied after the afterItemId filter. */
-  limit?: number;
-}
+import type { AppItem } from '../model/types';
+import type { ItemReplayQuery, ItemVersion } from './records';
+export type { ItemReplayQuery };
 
 /**
  * Merges stored versions with newer in-memory ones (deltas may be held only in memory, §8.5):

@@ -5,12 +5,13 @@
  * global module (AppServerModule.forRoot).
  */
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
-import { AppServerStore } from './app-server-store';
-import { ConversationRepository } from './conversation.repository';
-import { ItemRepository } from './item.repository';
-import { ThreadRepository } from './thread.repository';
-import { TurnRepository } from './turn.repository';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
+import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { THREAD_STORE } from '../../core/store/thread-store';
+import { ConversationRepository } from '../../persistence/sqlite/conversation.repository';
+import { ItemRepository } from '../../persistence/sqlite/item.repository';
+import { ThreadRepository } from '../../persistence/sqlite/thread.repository';
+import { TurnRepository } from '../../persistence/sqlite/turn.repository';
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {
@@ -40,8 +41,16 @@ export class StoreShutdown implements OnApplicationShutdown {
       useFactory: (store: AppServerStore) => store.conversations,
       inject: [AppServerStore],
     },
+    { provide: THREAD_STORE, useExisting: AppServerStore },
     StoreShutdown,
   ],
-  exports: [AppServerStore, ThreadRepository, TurnRepository, ItemRepository, ConversationRepository],
+  exports: [
+    AppServerStore,
+    THREAD_STORE,
+    ThreadRepository,
+    TurnRepository,
+    ItemRepository,
+    ConversationRepository,
+  ],
 })
 export class PersistenceModule {}
