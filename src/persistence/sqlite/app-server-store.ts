@@ -5,7 +5,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Message } from '../../runtime/messages';
 import type { AppTurn } from '../../core/model/types';
-import { appendMessages, ConversationRepository } from './conversation.repository';
+import {
+  ConversationRepository,
+  type ConversationWrite,
+  replaceHistory,
+  storePromptSize,
+  writeConversation,
+} from './conversation.repository';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { ThreadEntity } from './entities';
 import type { ItemReplayQuery } from './item-replay';
@@ -36,16 +42,28 @@ export interface AppServerStoreOptions extends StoreDataSourceOptions {
   recovery?: RecoveryEnvironment;
 }
 
-export interface TurnFinish {
+/**
+ * `messages`: RunResult.newMessages (or only the user message of a rejected run), appended to the
+ * history — unless `compactedHistory` replaces it (history.md §1).
+ */
+export interface TurnFinish extends ConversationWrite {
   threadId: string;
   turnId: string;
   completion: TurnCompletion;
   /** Final states of the turn's items not yet persisted (e.g. interrupted completions). */
   items?: readonly ItemVersion[];
-  /** RunResult.newMessages (or only the user message of a rejected run), appended to the history. */
-  messages: readonly Message[];
   /** The thread's new updatedAt. */
   now: number;
+}
+
+/** A `contextCompaction` item's completion that took effect (history.md §1 durability). */
+export interface CompactionCompletion {
+  threadId: string;
+  turnId: string;
+  /** The item's completed state. */
+  version: ItemVersion;
+  /** The compacted conversation (non-system messages) that replaces the stored one. */
+  history: readonly Message[];
 }
 
 export class AppServerStore {
@@ -134,6 +152,20 @@ export class AppServerStore {
     return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
   }
 
+  /**
+   * history.md §1: the completed compaction item and the compacted history in one transaction, so
+   * after a crash the next turn starts from the compacted conversation. The prompt-size figure is
+   * dropped with the old history it described.
+   */
+  completeCompaction(completion: CompactionCompletion): Promise<void> {
+    const { threadId, turnId, version, history } = completion;
+    return this.executor.transaction(async (manager) => {
+      await upsertItem(manager, version);
+      await replaceHistory(manager, threadId, turnId, history);
+      await storePromptSize(manager, threadId, undefined);
+    });
+  }
+
   /** Keeps `finish` to be written with the next turn transaction (or at close), then tries it now. */
   deferTurnFinish(finish: TurnFinish): Promise<void> {
     this.deferredFinishes.set(finish.turnId, finish);
@@ -186,7 +218,7 @@ export class AppServerStore {
 async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
   for (const version of finish.items ?? []) await upsertItem(manager, version);
   await completeTurn(manager, finish.turnId, finish.completion);
-  await appendMessages(manager, finish.threadId, finish.turnId, finish.messages);
+  await writeConversation(manager, finish.threadId, finish.turnId, finish);
   await manager.query(
     `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
        "updated_at" = ? WHERE "thread_id" = ?`,
