@@ -427,7 +427,10 @@ export class RunProjector {
   }
 
   /** The summary call failed (`failed`) or the run was cancelled during it (`interrupted`). */
-  private projectCompactionFailed(out: ProjectionEffect[], event: RunEventOf<'context_compaction_failed'>): void {
+  private projectCompactionFailed(
+    out: ProjectionEffect[],
+    event: RunEventOf<'context_compaction_failed'>,
+  ): void {
     const status: AppItemStatus = event.interrupted === true ? 'interrupted' : 'failed';
     const payload = { trigger: event.trigger, error: event.error };
     this.endCompaction(out, event.trigger, status, payload, eventTime(event), undefined);
@@ -448,7 +451,8 @@ export class RunProjector {
         ? open
         : // An end without a projected start: the item is born with its start state.
           this.mustGet(this.create(out, 'contextCompaction', 'inProgress', { trigger }, at).itemId);
-    const history = compactedHistory === undefined ? {} : { compactedHistory: structuredClone(compactedHistory) };
+    const history =
+      compactedHistory === undefined ? {} : { compactedHistory: structuredClone(compactedHistory) };
     const item = this.change(out, live, { status, payload }, at, true, history);
     this.notify(out, { method: 'item/completed', params: item });
   }
