@@ -84,7 +84,7 @@ describe('vv-agent app-server schema --out DIR', () => {
   it('accepts a relative DIR (resolved against the working directory)', async () => {
     const run = await runCli(['app-server', 'schema', '--out', 'relative-out'], root);
     expect(run.code).toBe(0);
-    expect(readdirSync(join(root, 'relative-out', 'json'))).toHaveLength(29);
+    expect(readdirSync(join(root, 'relative-out', 'json'))).toHaveLength(30); // 29 files and the bundle
   });
 
   it('fails with exit 1 when --out names a regular file', async () => {
