@@ -23,7 +23,7 @@ import { ModuleRef } from '@nestjs/core';
 import { APP_SERVER_HOST, type AppServerHost } from '../core/host/app-server-host';
 import { ApprovalsModule } from './modules/approvals.module';
 import { ModelsModule } from './modules/models.module';
-import { PersistenceModule } from '../persistence/sqlite/persistence.module';
+import { PersistenceModule } from './modules/persistence.module';
 import { ProtocolModule } from './modules/protocol.module';
 import { ThreadsModule } from './modules/threads.module';
 import { TurnsModule } from './modules/turns.module';

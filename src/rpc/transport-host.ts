@@ -1,6 +1,7 @@
 /**
- * What a transport strategy drives, seen from the byte layer. The protocol core implements it; the
- * strategies depend only on this interface, so dependencies point one way (protocol → transport).
+ * What a transport drives: it frames its own bytes (JSONL for stdio, one message per frame for
+ * WebSocket, length prefixes for native messaging) and hands complete messages over. The protocol
+ * core implements it; transports depend only on this interface.
  */
 import type { Connection } from './connection';
 import type { MessageSink } from './message-sink';
@@ -15,9 +16,11 @@ export type ShutdownReason = 'eof' | 'signal' | 'output-closed';
 export interface TransportHost {
   /** Opens a connection whose outbound lines go to `sink`. */
   connect(sink: MessageSink): Connection;
-  /** Feeds inbound bytes of `connection` through the line handler. */
-  receiveBytes(connection: Connection, chunk: Buffer): void;
-  /** The input of `connection` ended (a final unterminated line is still processed). */
-  endOfInput(connection: Connection): void;
+  /** The inbound size limit (bytes of one message) the transport's framer enforces. */
+  readonly maxMessageBytes: number;
+  /** One complete inbound message (no terminator), processed like every other. */
+  receiveLine(connection: Connection, line: Buffer | string): void;
+  /** The framer cut a message longer than `maxMessageBytes`. */
+  rejectOversizedLine(connection: Connection): void;
   shutdown(reason: ShutdownReason): Promise<void>;
 }

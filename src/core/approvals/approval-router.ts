@@ -10,13 +10,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApprovalDecision } from '../../runtime/approvals/types';
 import type { RunEventOf } from '../../runtime/events/types';
 import type { RunHandle } from '../../runtime/run-config';
-import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
-import { ConnectionRegistry } from '../../rpc/connection-registry';
 import { causeMessage } from '../../runtime/cause-message';
-import { Notifier } from '../../protocols/app-server-v1/notifier';
 import type { ApprovalRequestParams, ApprovalResolvedParams } from '../model/types';
-import { ThreadNotifications } from '../threads/thread-notifications';
-import type { ServerRequestOutcome } from '../../rpc/connection';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
+import { APPROVAL_CHANNEL, type ApprovalChannel, type OwnerAnswer } from './approval-channel';
+import { ServerLifecycle } from '../lifecycle/server-lifecycle';
 import { approvalResolvedFromEvent } from '../turns/approval-projection';
 import {
   APPROVAL_REASONS,
@@ -25,8 +23,6 @@ import {
   timeoutDecision,
 } from './approval-answer';
 import { SessionGrants } from './session-grants';
-
-export const APPROVAL_REQUEST_METHOD = 'approval/request';
 
 /** What the route needs of a turn. */
 export interface ApprovalTurn {
@@ -67,10 +63,9 @@ export class ApprovalRouter {
   private readonly pending = new Map<string, PendingApproval>();
 
   constructor(
-    @Inject(Notifier) private readonly notifier: Notifier,
-    @Inject(ConnectionRegistry) private readonly connections: ConnectionRegistry,
-    @Inject(AppServerCore) private readonly core: AppServerCore,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(APPROVAL_CHANNEL) private readonly channel: ApprovalChannel,
+    @Inject(ServerLifecycle) private readonly lifecycle: ServerLifecycle,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(SessionGrants) private readonly grants: SessionGrants,
   ) {}
 
@@ -81,26 +76,24 @@ export class ApprovalRouter {
   open(turn: ApprovalTurn, params: ApprovalRequestParams): void {
     const entry: PendingApproval = { turn, params, sentTo: null, timer: null, announced: null };
     this.pending.set(params.requestId, entry);
-    if (this.core.isShuttingDown) {
+    if (this.lifecycle.isShuttingDown) {
       this.settle(entry, timeoutDecision(APPROVAL_REASONS.shuttingDown), 'now');
       return;
     }
-    const owner = this.connections.get(turn.ownerConnectionId);
-    if (owner === undefined || owner.isClosed) {
+    const ownerId = turn.ownerConnectionId;
+    if (!this.channel.canReach(ownerId)) {
       this.settle(entry, timeoutDecision(APPROVAL_REASONS.clientDisconnected), 'now');
       return;
     }
-    entry.sentTo = owner.id;
+    entry.sentTo = ownerId;
     entry.timer = setTimeout(
       () => this.settle(entry, timeoutDecision(APPROVAL_REASONS.timedOut), 'now'),
       turn.approvalTimeoutMs,
     );
     // After `approval/requested` also when the owner is held by its own thread/resume.
-    this.notifications.inThreadOrder(turn.threadId, owner.id, () => {
+    this.events.inThreadOrder(turn.threadId, ownerId, () => {
       if (entry.announced !== null) return;
-      void this.notifier
-        .request(owner.id, APPROVAL_REQUEST_METHOD, params, params.requestId)
-        .then((outcome) => this.onOwnerOutcome(entry, outcome));
+      void this.channel.ask(ownerId, params).then((outcome) => this.onOwnerOutcome(entry, outcome));
     });
   }
 
@@ -181,7 +174,7 @@ export class ApprovalRouter {
     return this.pending.size;
   }
 
-  private onOwnerOutcome(entry: PendingApproval, outcome: ServerRequestOutcome): void {
+  private onOwnerOutcome(entry: PendingApproval, outcome: OwnerAnswer): void {
     switch (outcome.kind) {
       case 'result':
       case 'error':
@@ -228,11 +221,11 @@ export class ApprovalRouter {
   private stop(entry: PendingApproval): void {
     if (entry.timer !== null) clearTimeout(entry.timer);
     entry.timer = null;
-    if (entry.sentTo !== null) this.notifier.withdraw(entry.sentTo, entry.params.requestId);
+    if (entry.sentTo !== null) this.channel.withdraw(entry.sentTo, entry.params.requestId);
   }
 
   private broadcast(threadId: string, params: ApprovalResolvedParams): Promise<void> {
-    return this.notifications.broadcast(threadId, 'approval/resolved', params).catch((error: unknown) => {
+    return this.events.broadcast(threadId, 'approval/resolved', params).catch((error: unknown) => {
       this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
     });
   }

@@ -3,17 +3,12 @@
  * (§8.1). Both are in-memory only: nothing here is persisted, so after a restart no connection is
  * subscribed and no thread is closed. A closing connection is removed from every thread.
  */
-import { Inject, Injectable } from '@nestjs/common';
-import { ConnectionRegistry } from '../../rpc/connection-registry';
+import { Injectable } from '@nestjs/common';
 
 @Injectable()
 export class ThreadSubscriptions {
   private readonly subscribersByThread = new Map<string, Set<string>>();
   private readonly closedThreads = new Set<string>();
-
-  constructor(@Inject(ConnectionRegistry) connections: ConnectionRegistry) {
-    connections.onConnectionClosed((connection) => this.dropConnection(connection.id));
-  }
 
   /** Subscribes `connectionId` (idempotent) and clears the closed flag; true when it was not subscribed yet. */
   subscribe(threadId: string, connectionId: string): boolean {
@@ -61,7 +56,8 @@ export class ThreadSubscriptions {
     this.closedThreads.delete(threadId);
   }
 
-  private dropConnection(connectionId: string): void {
+  /** Removes a subscriber that went away (its connection closed) from every thread. */
+  dropSubscriber(connectionId: string): void {
     for (const [threadId, subscribers] of this.subscribersByThread) {
       subscribers.delete(connectionId);
       if (subscribers.size === 0) this.subscribersByThread.delete(threadId);

@@ -26,7 +26,7 @@ import type {
   ThreadResumeRequest,
   ThreadStartRequest,
 } from './thread-requests';
-import { ThreadNotifications } from './thread-notifications';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { ThreadSubscriptions } from './thread-subscriptions';
 
@@ -48,7 +48,7 @@ export class ThreadsService {
   constructor(
     @Inject(AppServerStore) private readonly store: AppServerStore,
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
   ) {}
 
@@ -75,17 +75,17 @@ export class ThreadsService {
     if (params.subscribe === false)
       return { response: await this.snapshot(threadId, window), afterResponse: null };
 
-    this.notifications.hold(threadId, requesterId);
+    this.events.hold(threadId, requesterId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
       const response = await this.snapshot(threadId, window);
-      return { response, afterResponse: () => this.notifications.release(threadId, requesterId) };
+      return { response, afterResponse: () => this.events.release(threadId, requesterId) };
     } catch (error) {
       if (newlySubscribed) {
         this.subscriptions.unsubscribe(threadId, requesterId);
-        this.notifications.discardHold(threadId, requesterId);
+        this.events.discardHold(threadId, requesterId);
       } else {
-        void this.notifications.release(threadId, requesterId);
+        void this.events.release(threadId, requesterId);
       }
       throw error;
     }

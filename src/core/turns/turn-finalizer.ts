@@ -8,7 +8,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { causeMessage } from '../../runtime/cause-message';
-import { ThreadNotifications } from '../threads/thread-notifications';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { ActiveTurns } from './active-turns';
 import type { RunningTurn } from './running-turn';
 import type { TurnCompletedParams } from '../model/types';
@@ -23,7 +23,7 @@ export class TurnFinalizer {
 
   constructor(
     @Inject(AppServerStore) private readonly store: AppServerStore,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
@@ -41,9 +41,9 @@ export class TurnFinalizer {
 
     const { threadId } = turn;
     if (!(await this.isArchived(threadId))) {
-      await this.notifications.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+      await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
     }
-    await this.notifications.broadcast(threadId, 'turn/completed', turnCompleted);
+    await this.events.broadcast(threadId, 'turn/completed', turnCompleted);
     return true;
   }
 

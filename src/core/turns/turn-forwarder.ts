@@ -14,7 +14,7 @@ import type { ItemVersion } from '../../persistence/sqlite/stored-records';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { causeMessage } from '../../runtime/cause-message';
 import type { ErrorWarningParams } from '../model/types';
-import { ThreadNotifications } from '../threads/thread-notifications';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import type { ProjectionEffect } from './projection-effects';
 import type { RunningTurn } from './running-turn';
 import type { TurnOutcome } from './turn-completion';
@@ -28,7 +28,7 @@ export class TurnForwarder {
 
   constructor(
     @Inject(AppServerStore) private readonly store: AppServerStore,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
   ) {}
 
@@ -69,7 +69,7 @@ export class TurnForwarder {
         continue;
       }
       const { method, params } = effect.notification;
-      await this.notifications.broadcast(turn.threadId, method, params);
+      await this.events.broadcast(turn.threadId, method, params);
       if (method === 'approval/requested') this.approvals.open(turn, params);
     }
   }
@@ -77,7 +77,7 @@ export class TurnForwarder {
   /** `error/warning` for the turn (store failures, §4.13). */
   warn(turn: RunningTurn, code: ErrorWarningParams['code'], message: string): Promise<void> {
     const params: ErrorWarningParams = { threadId: turn.threadId, turnId: turn.turnId, code, message };
-    return this.notifications.broadcast(turn.threadId, 'error/warning', params);
+    return this.events.broadcast(turn.threadId, 'error/warning', params);
   }
 
   private async forwardEvent(turn: RunningTurn, event: RunEvent): Promise<void> {

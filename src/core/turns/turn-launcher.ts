@@ -9,7 +9,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
 import type { RunConfig, RunHandle } from '../../runtime/run-config';
 import type { Agent } from '../../runtime/agent';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
+import { TURN_DEFAULTS, type TurnDefaults } from './turn-defaults';
 import { newItemId, newTurnId } from '../ids';
 import { ServerApprovalProvider } from '../approvals/server-approval-provider';
 import { SessionGrants } from '../approvals/session-grants';
@@ -42,7 +42,7 @@ export interface TurnLaunch {
 @Injectable()
 export class TurnLauncher {
   constructor(
-    @Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions,
+    @Inject(TURN_DEFAULTS) private readonly options: TurnDefaults,
     @Inject(APP_SERVER_HOST) private readonly host: AppServerHost,
     @Inject(AppServerStore) private readonly store: AppServerStore,
     @Inject(ThreadChangeCounters) private readonly counters: ThreadChangeCounters,

@@ -13,7 +13,7 @@ import { ApprovalRouter } from '../approvals/approval-router';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import type { ItemVersion } from '../../persistence/sqlite/stored-records';
 import type { TurnCompletion } from '../../persistence/sqlite/turn.repository';
-import { AppServerCore, type ShutdownContext } from '../../protocols/app-server-v1/app-server-core';
+import { ServerLifecycle, type ShutdownContext } from '../lifecycle/server-lifecycle';
 import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from './active-turns';
 import { conversationChangeOf } from './conversation-change';
@@ -33,12 +33,12 @@ export class TurnShutdown {
   private readonly logger = new Logger('TurnShutdown');
 
   constructor(
-    @Inject(AppServerCore) core: AppServerCore,
+    @Inject(ServerLifecycle) lifecycle: ServerLifecycle,
     @Inject(AppServerStore) private readonly store: AppServerStore,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
   ) {
-    core.onShutdown((context) => this.shutdown(context));
+    lifecycle.onShutdown((context) => this.shutdown(context));
   }
 
   async shutdown({ deadline }: ShutdownContext): Promise<void> {

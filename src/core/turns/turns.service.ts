@@ -6,7 +6,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter, type ApprovalAnnouncement } from '../approvals/approval-router';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
-import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
+import { ServerLifecycle } from '../lifecycle/server-lifecycle';
 import { DomainErrors } from '../domain-error';
 import { causeMessage } from '../../runtime/cause-message';
 import type {
@@ -16,7 +16,7 @@ import type {
   TurnQueued,
   TurnStart,
 } from '../model/types';
-import { ThreadNotifications } from '../threads/thread-notifications';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { ThreadSubscriptions } from '../threads/thread-subscriptions';
 import { ActiveTurns } from './active-turns';
 import { FollowUpQueue } from './follow-up-queue';
@@ -55,11 +55,11 @@ export class TurnsService {
   private readonly logger = new Logger('TurnsService');
 
   constructor(
-    @Inject(AppServerCore) private readonly core: AppServerCore,
+    @Inject(ServerLifecycle) private readonly lifecycle: ServerLifecycle,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(FollowUpQueue) private readonly followUps: FollowUpQueue,
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
-    @Inject(ThreadNotifications) private readonly notifications: ThreadNotifications,
+    @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(TurnLauncher) private readonly launcher: TurnLauncher,
     @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
@@ -153,10 +153,10 @@ export class TurnsService {
   /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
   private async begin(turn: RunningTurn): Promise<void> {
     const { threadId, turnId } = turn;
-    await this.notifications.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
-    await this.notifications.broadcast(threadId, 'turn/started', { threadId, turnId });
+    await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
+    await this.events.broadcast(threadId, 'turn/started', { threadId, turnId });
     // A follow-up that started while the server began shutting down is cancelled like the others.
-    if (this.core.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
+    if (this.lifecycle.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
     turn.trackForwarding(this.drive(turn));
   }
 
@@ -178,7 +178,7 @@ export class TurnsService {
    */
   private async startNextFollowUp(threadId: string, ownerConnectionId: string): Promise<void> {
     for (;;) {
-      const input = this.core.isShuttingDown ? undefined : this.followUps.shift(threadId);
+      const input = this.lifecycle.isShuttingDown ? undefined : this.followUps.shift(threadId);
       if (input === undefined) {
         this.activeTurns.release(threadId);
         return;
@@ -193,7 +193,7 @@ export class TurnsService {
         return;
       } catch (error) {
         const warning: ErrorWarningParams = { threadId, code: 'follow_up', message: causeMessage(error) };
-        await this.notifications.broadcast(threadId, 'error/warning', warning);
+        await this.events.broadcast(threadId, 'error/warning', warning);
       }
     }
   }

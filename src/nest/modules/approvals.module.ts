@@ -3,11 +3,18 @@ import { ThreadStateModule } from './thread-state.module';
 import { ApprovalRouter } from '../../core/approvals/approval-router';
 import { ApprovalsHandlers } from '../../protocols/app-server-v1/handlers/approvals.handlers';
 import { SessionGrants } from '../../core/approvals/session-grants';
+import { APPROVAL_CHANNEL } from '../../core/approvals/approval-channel';
+import { ApprovalRequestChannel } from '../../protocols/app-server-v1/delivery/approval-request-channel';
 
 /** The approval route, session grants and `approval/resolve` (protocol.md §9, §3.13). */
 @Module({
   imports: [ThreadStateModule],
-  providers: [ApprovalsHandlers, SessionGrants, ApprovalRouter],
+  providers: [
+    ApprovalsHandlers,
+    SessionGrants,
+    { provide: APPROVAL_CHANNEL, useClass: ApprovalRequestChannel },
+    ApprovalRouter,
+  ],
   exports: [SessionGrants, ApprovalRouter],
 })
 export class ApprovalsModule {}

@@ -9,6 +9,7 @@ import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
 import { InitializeHandlers } from '../../protocols/app-server-v1/handlers/initialize.handlers';
 import { Notifier } from '../../protocols/app-server-v1/notifier';
+import { ServerLifecycle } from '../../core/lifecycle/server-lifecycle';
 
 @Global()
 @Module({
@@ -16,10 +17,15 @@ import { Notifier } from '../../protocols/app-server-v1/notifier';
     InitializeHandlers,
     ConnectionRegistry,
     Notifier,
+    { provide: ServerLifecycle, useFactory: () => new ServerLifecycle() },
     {
       provide: AppServerCore,
-      inject: [APP_SERVER_OPTIONS, ConnectionRegistry],
-      useFactory: (options: ResolvedAppServerOptions, connections: ConnectionRegistry): AppServerCore =>
+      inject: [APP_SERVER_OPTIONS, ConnectionRegistry, ServerLifecycle],
+      useFactory: (
+        options: ResolvedAppServerOptions,
+        connections: ConnectionRegistry,
+        lifecycle: ServerLifecycle,
+      ): AppServerCore =>
         new AppServerCore(
           {
             maxMessageBytes: options.maxMessageBytes,
@@ -28,9 +34,10 @@ import { Notifier } from '../../protocols/app-server-v1/notifier';
           },
           connections,
           new Logger('AppServer'),
+          lifecycle,
         ),
     },
   ],
-  exports: [AppServerCore, ConnectionRegistry, Notifier],
+  exports: [AppServerCore, ConnectionRegistry, Notifier, ServerLifecycle],
 })
 export class ProtocolModule {}

@@ -4,11 +4,17 @@
  */
 import { Module } from '@nestjs/common';
 import { ActiveTurns } from '../../core/turns/active-turns';
-import { ThreadNotifications } from '../../core/threads/thread-notifications';
+import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { ThreadSubscriptions } from '../../core/threads/thread-subscriptions';
+import { THREAD_EVENT_BUS } from '../../core/events/thread-event-bus';
 
 @Module({
-  providers: [ThreadSubscriptions, ThreadNotifications, ActiveTurns],
-  exports: [ThreadSubscriptions, ThreadNotifications, ActiveTurns],
+  providers: [
+    ThreadSubscriptions,
+    ThreadNotifications,
+    { provide: THREAD_EVENT_BUS, useExisting: ThreadNotifications },
+    ActiveTurns,
+  ],
+  exports: [ThreadSubscriptions, ThreadNotifications, THREAD_EVENT_BUS, ActiveTurns],
 })
 export class ThreadStateModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PersistenceModule } from '../../persistence/sqlite/persistence.module';
+import { PersistenceModule } from './persistence.module';
 import { ThreadStateModule } from './thread-state.module';
 import { ThreadsHandlers } from '../../protocols/app-server-v1/handlers/threads.handlers';
 import { ThreadsService } from '../../core/threads/threads.service';

@@ -1,4 +1,4 @@
-/** Public surface of the App Server store (Nest-free core plus the Nest module). */
+/** Public surface of the SQLite store (Nest-free; its Nest module lives in src/nest/modules). */
 export { AppServerStore, type AppServerStoreOptions, type TurnFinish } from './app-server-store';
 export { ConversationRepository } from './conversation.repository';
 export {
@@ -16,7 +16,6 @@ export {
   type ItemReplayQuery,
   type StoredReplayWindow,
 } from './item-replay';
-export { PersistenceModule, StoreShutdown } from './persistence.module';
 export {
   currentRecoveryEnvironment,
   isProcessAlive,

@@ -1,12 +1,11 @@
 /**
  * The server core shared by every transport (protocol.md §10.4, §13): one line handler for stdio and
  * in-process clients, the request dispatcher, the connections, and the shutdown sequence of §1.9.
- * Transports only move bytes: stdio feeds `receiveBytes`; an in-process client `connect`s with its
- * own sink and feeds `receiveLine` / `receiveBytes`.
+ * Transports frame their own bytes and hand over complete lines (`receiveLine`); an in-process
+ * client `connect`s with its own sink and feeds `receiveLine`.
  */
 import type { LoggerService } from '@nestjs/common';
 import { Connection } from '../../rpc/connection';
-import { JsonlFramer, type FramerEvent } from '../../transports/stdio/jsonl-framer';
 import type { MessageSink } from '../../rpc/message-sink';
 import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
@@ -15,6 +14,7 @@ import { JsonRpcErrors } from '../../rpc/rpc-error';
 import { causeMessage } from '../../runtime/cause-message';
 import { interpretLine } from '../../rpc/inbound-line';
 import type { HandlerLookup } from './rpc-context';
+import { ServerLifecycle, type ShutdownHook } from '../../core/lifecycle/server-lifecycle';
 
 export interface AppServerCoreOptions {
   maxMessageBytes: number;
@@ -25,22 +25,13 @@ export interface AppServerCoreOptions {
 
 export type { ShutdownReason } from '../../rpc/transport-host';
 
-export interface ShutdownContext {
-  reason: ShutdownReason;
-  /** Epoch ms at which the core stops waiting for shutdown hooks. */
-  deadline: number;
-}
-
-/** Cancels what runs in the background (turns) and settles it within the deadline. */
-export type ShutdownHook = (context: ShutdownContext) => Promise<void>;
+export type { ShutdownContext, ShutdownHook } from '../../core/lifecycle/server-lifecycle';
 
 /** §1.9: the whole shutdown sequence is bounded to 5 s. */
 export const SHUTDOWN_BUDGET_MS = 5_000;
 
 export class AppServerCore implements TransportHost {
   private readonly dispatcher: Dispatcher;
-  private readonly framers = new Map<Connection, JsonlFramer>();
-  private readonly shutdownHooks: ShutdownHook[] = [];
   private shutdownPromise: Promise<void> | null = null;
   private nextConnectionNumber = 1;
 
@@ -48,6 +39,8 @@ export class AppServerCore implements TransportHost {
     private readonly options: AppServerCoreOptions,
     readonly connections: ConnectionRegistry,
     private readonly logger: LoggerService,
+    /** Shared with the domain, which reads the flag and registers its shutdown work there. */
+    readonly lifecycle: ServerLifecycle = new ServerLifecycle(),
   ) {
     this.dispatcher = new Dispatcher(options, logger);
   }
@@ -73,27 +66,9 @@ export class AppServerCore implements TransportHost {
   /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */
   connect(sink: MessageSink): Connection {
     const connection = new Connection(`conn_${this.nextConnectionNumber++}`, sink);
-    this.framers.set(connection, new JsonlFramer(this.options.maxMessageBytes));
     this.connections.add(connection);
-    connection.onClose((closed) => {
-      this.framers.delete(closed);
-      this.dispatcher.discardWaiting(closed);
-    });
+    connection.onClose((closed) => this.dispatcher.discardWaiting(closed));
     return connection;
-  }
-
-  /** Feeds raw inbound bytes (any chunking) through the connection's framer. */
-  receiveBytes(connection: Connection, chunk: Buffer): void {
-    const framer = this.framers.get(connection);
-    if (framer === undefined || this.isShuttingDown) return;
-    this.handleFramerEvents(connection, framer.push(chunk));
-  }
-
-  /** End of the connection's input: a final unterminated line is processed. */
-  endOfInput(connection: Connection): void {
-    const framer = this.framers.get(connection);
-    if (framer === undefined) return;
-    this.handleFramerEvents(connection, framer.end());
   }
 
   /**
@@ -105,6 +80,19 @@ export class AppServerCore implements TransportHost {
     this.handleLine(connection, typeof line === 'string' ? Buffer.from(line, 'utf8') : line);
   }
 
+  /**
+   * A line longer than the size limit was cut by the transport's framer: answered `-32600`
+   * `input_too_large` in line order (§1.2 step 1).
+   */
+  rejectOversizedLine(connection: Connection): void {
+    if (connection.isClosed || this.isShuttingDown) return;
+    this.dispatcher.answerProtocolError(
+      connection,
+      null,
+      JsonRpcErrors.inputTooLarge(this.options.maxMessageBytes),
+    );
+  }
+
   /** Closes one connection: waiting requests are dropped, pending server requests settle, listeners run. */
   disconnect(connection: Connection): void {
     connection.close();
@@ -112,7 +100,7 @@ export class AppServerCore implements TransportHost {
 
   /** Registers work to do on shutdown (turn cancellation); hooks run concurrently, bounded by the deadline. */
   onShutdown(hook: ShutdownHook): void {
-    this.shutdownHooks.push(hook);
+    this.lifecycle.onShutdown(hook);
   }
 
   /**
@@ -121,6 +109,7 @@ export class AppServerCore implements TransportHost {
    * and closed.
    */
   shutdown(reason: ShutdownReason): Promise<void> {
+    this.lifecycle.beginShutdown();
     this.shutdownPromise ??= this.runShutdown(reason);
     return this.shutdownPromise;
   }
@@ -131,31 +120,13 @@ export class AppServerCore implements TransportHost {
     if (reason !== 'eof') for (const connection of connections) this.dispatcher.discardWaiting(connection);
     await untilDeadline(Promise.all(connections.map((c) => this.dispatcher.whenIdle(c))), deadline);
     await untilDeadline(
-      Promise.allSettled(this.shutdownHooks.map((hook) => this.runHook(hook, reason, deadline))),
+      this.lifecycle.runShutdownHooks({ reason, deadline }, (error) =>
+        this.logger.error(`shutdown step failed: ${causeMessage(error)}`),
+      ),
       deadline,
     );
     await untilDeadline(Promise.all(connections.map((c) => c.whenFlushed())), deadline);
     for (const connection of this.connections.all()) connection.close();
-  }
-
-  private async runHook(hook: ShutdownHook, reason: ShutdownReason, deadline: number): Promise<void> {
-    try {
-      await hook({ reason, deadline });
-    } catch (error) {
-      this.logger.error(`shutdown step failed: ${causeMessage(error)}`);
-    }
-  }
-
-  private handleFramerEvents(connection: Connection, events: FramerEvent[]): void {
-    for (const event of events) {
-      if (event.kind === 'line') this.handleLine(connection, event.line);
-      else
-        this.dispatcher.answerProtocolError(
-          connection,
-          null,
-          JsonRpcErrors.inputTooLarge(this.options.maxMessageBytes),
-        );
-    }
   }
 
   private handleLine(connection: Connection, line: Buffer): void {

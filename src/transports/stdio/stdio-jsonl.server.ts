@@ -11,6 +11,7 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import type { Connection } from '../../rpc/connection';
 import type { MessageSink } from '../../rpc/message-sink';
+import { JsonlFramer, type FramerEvent } from './jsonl-framer';
 
 /** What the server needs of stdout; process.stdout and the CLI's guarded protocol output both fit. */
 export interface ProtocolStdout {
@@ -49,6 +50,8 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
 
   private core: TransportHost | null = null;
   private connection: Connection | null = null;
+  /** Cuts stdin into lines (size limit, CRLF, BOM); the core never sees bytes. */
+  private framer: JsonlFramer | null = null;
   private stopping = false;
   private readonly errorListeners: Array<StdioServerEvents['error']> = [];
   private resolveStopped!: (exitCode: number) => void;
@@ -56,7 +59,8 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
 
   private readonly onData = (chunk: Buffer | string): void => {
     if (this.core === null || this.connection === null) return;
-    this.core.receiveBytes(this.connection, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.deliver(this.framer?.push(bytes) ?? []);
   };
   private readonly onEnd = (): void => void this.stop('eof', 0);
   private readonly onStdinError = (error: Error): void => this.fail('stdin', error);
@@ -98,6 +102,7 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
       onDrain: (resume) => void stdout.once('drain', resume),
     };
     this.connection = core.connect(sink);
+    this.framer = new JsonlFramer(core.maxMessageBytes);
     stdout.on('error', this.onStdoutError);
     stdin.on('data', this.onData);
     stdin.on('end', this.onEnd);
@@ -128,11 +133,20 @@ export class StdioJsonlServer extends Server<StdioServerEvents> implements Custo
     this.stopReading();
     const core = this.core;
     if (core !== null && this.connection !== null) {
-      if (reason === 'eof') core.endOfInput(this.connection);
+      if (reason === 'eof') this.deliver(this.framer?.end() ?? []);
       await core.shutdown(reason);
     }
     this.detach();
     this.resolveStopped(exitCode);
+  }
+
+  private deliver(events: readonly FramerEvent[]): void {
+    const { core, connection } = this;
+    if (core === null || connection === null) return;
+    for (const event of events) {
+      if (event.kind === 'line') core.receiveLine(connection, event.line);
+      else core.rejectOversizedLine(connection);
+    }
   }
 
   private fail(stream: 'stdin' | 'stdout', error: Error): void {

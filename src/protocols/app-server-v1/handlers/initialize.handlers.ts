@@ -5,7 +5,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../nest/app-server-options';
+import { AppServerCore } from '../app-server-core';
 import type { InitializeParamsDto } from '../dto';
 import { RpcErrors } from '../errors';
 import { initializeResult, type InitializeResponse } from '../initialize-result';
@@ -13,7 +13,7 @@ import { RpcContext } from '../rpc-context';
 
 @Injectable()
 export class InitializeHandlers {
-  constructor(@Inject(APP_SERVER_OPTIONS) private readonly options: ResolvedAppServerOptions) {}
+  constructor(@Inject(AppServerCore) private readonly core: AppServerCore) {}
 
   @RpcMethod('initialize')
   initialize(params: InitializeParamsDto, context: RpcContext): InitializeResponse {
@@ -29,7 +29,7 @@ export class InitializeHandlers {
     state.optOutNotificationMethods = new Set(capabilities?.optOutNotificationMethods ?? []);
     state.initialized = true;
     state.readyForNotifications = true;
-    return initializeResult(this.options.runner !== null);
+    return initializeResult(this.core.runtimeConfigured);
   }
 
   /** Idempotent; the dispatcher only delivers it on an initialized connection. */

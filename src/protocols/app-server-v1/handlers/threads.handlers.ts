@@ -26,7 +26,7 @@ import type {
   ThreadSummary,
   ThreadUnsubscription,
 } from '../../../core/model/types';
-import { ThreadNotifications } from '../../../core/threads/thread-notifications';
+import { ThreadNotifications } from '../delivery/thread-notifications';
 import { ThreadsService } from '../../../core/threads/threads.service';
 
 @Injectable()

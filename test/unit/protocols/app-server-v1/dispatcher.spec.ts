@@ -1,5 +1,6 @@
+import { JsonlFramer, type FramerEvent } from '../../../../src/transports/stdio/jsonl-framer';
 import 'reflect-metadata';
-import type { ResolvedAppServerOptions } from '../../../../src/nest/app-server-options';
+import type { AppServerCore } from '../../../../src/protocols/app-server-v1/app-server-core';
 import type { InitializeParamsDto } from '../../../../src/protocols/app-server-v1/dto';
 import { DomainErrors } from '../../../../src/core/domain-error';
 import { RpcErrors } from '../../../../src/protocols/app-server-v1/errors';
@@ -11,9 +12,7 @@ import { createCoreHarness, deferred, settle, type CoreHarness } from '../../sup
 const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { clientInfo: { name: 'test' } } };
 
 function withInitialize(harness: CoreHarness, runtimeConfigured = true): CoreHarness {
-  const controller = new InitializeHandlers({
-    runner: runtimeConfigured ? {} : null,
-  } as ResolvedAppServerOptions);
+  const controller = new InitializeHandlers({ runtimeConfigured } as AppServerCore);
   harness.handlers.set('initialize', (params, ctx) =>
     controller.initialize(params as InitializeParamsDto, ctx),
   );
@@ -529,13 +528,18 @@ describe('AppServerCore line handling', () => {
   it('frames bytes through the same handler, including input_too_large', async () => {
     const harness = withInitialize(createCoreHarness({ maxMessageBytes: 64 }));
     const client = harness.connect();
-    harness.core.receiveBytes(
-      client.connection,
-      Buffer.from(`${'x'.repeat(100)}\n{"id":1,"method":"model/list"}\r\n`),
-    );
-    harness.core.receiveBytes(client.connection, Buffer.from('{"id":2,'));
-    harness.core.receiveBytes(client.connection, Buffer.from('"method":"x"}'));
-    harness.core.endOfInput(client.connection);
+    // What the stdio transport does with its framer.
+    const framer = new JsonlFramer(64);
+    const deliver = (events: FramerEvent[]) => {
+      for (const event of events) {
+        if (event.kind === 'line') harness.core.receiveLine(client.connection, event.line);
+        else harness.core.rejectOversizedLine(client.connection);
+      }
+    };
+    deliver(framer.push(Buffer.from(`${'x'.repeat(100)}\n{"id":1,"method":"model/list"}\r\n`)));
+    deliver(framer.push(Buffer.from('{"id":2,')));
+    deliver(framer.push(Buffer.from('"method":"x"}')));
+    deliver(framer.end());
     await settle();
     expect(client.sink.messages).toEqual([
       {

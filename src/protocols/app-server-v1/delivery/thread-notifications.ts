@@ -10,12 +10,13 @@
  * resume response and before any later message.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { ConnectionRegistry } from '../../rpc/connection-registry';
-import { Notifier } from '../../protocols/app-server-v1/notifier';
-import type { ServerNotificationMethod } from '../../protocols/app-server-v1/registry';
-import { ThreadEventLog } from '../events/thread-event-log';
+import { ConnectionRegistry } from '../../../rpc/connection-registry';
+import { Notifier } from '../notifier';
+import type { ServerNotificationMethod } from '../registry';
+import type { ThreadEventBus } from '../../../core/events/thread-event-bus';
+import { ThreadEventLog } from '../../../core/events/thread-event-log';
 import { SubscriberStream, type ThreadNotification } from './subscriber-stream';
-import { ThreadSubscriptions } from './thread-subscriptions';
+import { ThreadSubscriptions } from '../../../core/threads/thread-subscriptions';
 
 interface ThreadChannel {
   readonly log: ThreadEventLog<ThreadNotification>;
@@ -24,7 +25,7 @@ interface ThreadChannel {
 }
 
 @Injectable()
-export class ThreadNotifications {
+export class ThreadNotifications implements ThreadEventBus {
   private readonly channels = new Map<string, ThreadChannel>();
 
   constructor(
@@ -33,6 +34,7 @@ export class ThreadNotifications {
     @Inject(ConnectionRegistry) private readonly connections: ConnectionRegistry,
   ) {
     connections.onConnectionClosed((connection) => {
+      this.subscriptions.dropSubscriber(connection.id);
       for (const [threadId, channel] of this.channels) {
         channel.streams.get(connection.id)?.close();
         channel.streams.delete(connection.id);

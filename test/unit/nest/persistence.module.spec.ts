@@ -1,15 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../../src/nest/app-server-options';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../src/nest/app-server-options';
 import {
   AppServerStore,
   ConversationRepository,
   ItemRepository,
-  PersistenceModule,
   ThreadRepository,
   TurnRepository,
-} from '../../../../src/persistence/sqlite';
-import { makeTempDir, type TempDir } from './store-test-support';
+} from '../../../src/persistence/sqlite';
+import { PersistenceModule } from '../../../src/nest/modules/persistence.module';
+import { makeTempDir, type TempDir } from '../persistence/sqlite/store-test-support';
 
 function optionsModule(storePath: string) {
   @Global()

@@ -5,11 +5,11 @@
  * §3.4 step 3) new notifications are counted but not yet due; `release` makes them due in place,
  * interleaved with the sends that had to wait for them (the owner's `approval/request`).
  */
-import type { EventCursor } from '../events/thread-event-log';
-import type { Connection } from '../../rpc/connection';
-import { notificationMessage } from '../../rpc/outbound-messages';
-import type { OutboundSource } from '../../rpc/outbound-source';
-import type { ServerNotificationMethod } from '../../protocols/app-server-v1/registry';
+import type { EventCursor } from '../../../core/events/thread-event-log';
+import type { Connection } from '../../../rpc/connection';
+import { notificationMessage } from '../../../rpc/outbound-messages';
+import type { OutboundSource } from '../../../rpc/outbound-source';
+import type { ServerNotificationMethod } from '../registry';
 
 export interface ThreadNotification {
   method: ServerNotificationMethod;

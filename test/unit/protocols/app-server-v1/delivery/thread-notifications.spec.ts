@@ -2,11 +2,11 @@
  * Delivery by ThreadNotifications (protocol.md §7.1, the §3.4 step 3 resume hold) to real
  * connections: each records the lines it was handed.
  */
-import { ConnectionRegistry } from '../../../../src/rpc/connection-registry';
-import { Notifier } from '../../../../src/protocols/app-server-v1/notifier';
-import { ThreadNotifications } from '../../../../src/core/threads/thread-notifications';
-import { ThreadSubscriptions } from '../../../../src/core/threads/thread-subscriptions';
-import { Connection } from '../../../../src/rpc/connection';
+import { ConnectionRegistry } from '../../../../../src/rpc/connection-registry';
+import { Notifier } from '../../../../../src/protocols/app-server-v1/notifier';
+import { ThreadNotifications } from '../../../../../src/protocols/app-server-v1/delivery/thread-notifications';
+import { ThreadSubscriptions } from '../../../../../src/core/threads/thread-subscriptions';
+import { Connection } from '../../../../../src/rpc/connection';
 
 interface Received {
   method: string;
@@ -32,7 +32,7 @@ function setup() {
     registry.add(connection);
     return connection;
   };
-  const subscriptions = new ThreadSubscriptions(registry);
+  const subscriptions = new ThreadSubscriptions();
   const notifications = new ThreadNotifications(new Notifier(registry), subscriptions, registry);
   const received = (id: string): Received[] => lines.get(id) ?? [];
   return { connect, received, registry, subscriptions, notifications };

@@ -5,12 +5,12 @@
  * global module (AppServerModule.forRoot).
  */
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../nest/app-server-options';
-import { AppServerStore } from './app-server-store';
-import { ConversationRepository } from './conversation.repository';
-import { ItemRepository } from './item.repository';
-import { ThreadRepository } from './thread.repository';
-import { TurnRepository } from './turn.repository';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
+import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { ConversationRepository } from '../../persistence/sqlite/conversation.repository';
+import { ItemRepository } from '../../persistence/sqlite/item.repository';
+import { ThreadRepository } from '../../persistence/sqlite/thread.repository';
+import { TurnRepository } from '../../persistence/sqlite/turn.repository';
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {

@@ -1,0 +1,36 @@
+/**
+ * How the domain announces what happens on a thread (protocol.md §7.1 "subscribers of the thread")
+ * without knowing who reads it or over which protocol. The protocol layer implements it: each
+ * subscriber reads the thread's events through its own cursor, so `broadcast` never waits for a
+ * reader. `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
+ */
+
+/** The thread-scoped events the domain produces (named as in protocol.md §4). */
+export type ThreadEventName =
+  | 'thread/archived'
+  | 'thread/status/changed'
+  | 'thread/updated'
+  | 'turn/started'
+  | 'turn/completed'
+  | 'item/started'
+  | 'item/agentMessage/delta'
+  | 'item/toolCall/delta'
+  | 'item/completed'
+  | 'approval/requested'
+  | 'approval/resolved'
+  | 'error/warning';
+
+export interface ThreadEventBus {
+  /** To every current subscriber of the thread; settled once the event is in the thread's log. */
+  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void>;
+  /** Starts holding `subscriberId`'s share of the thread's events (idempotent). */
+  hold(threadId: string, subscriberId: string): void;
+  /** Ends the hold: what was held becomes due, before anything produced later. */
+  release(threadId: string, subscriberId: string): Promise<void>;
+  /** Ends the hold and forgets what it held. */
+  discardHold(threadId: string, subscriberId: string): void;
+  /** Runs `send` now, or — while `subscriberId` is held — right after what was held before it. */
+  inThreadOrder(threadId: string, subscriberId: string, send: () => void): void;
+}
+
+export const THREAD_EVENT_BUS = Symbol('THREAD_EVENT_BUS');
