@@ -49,6 +49,7 @@ export type ApprovalResolveParams = ParamsOf<'approval/resolve'>;
 export type ModelListParams = ParamsOf<'model/list'>;
 export type ThreadMetadataUpdateParams = ParamsOf<'thread/metadata/update'>;
 export type ThreadForkParams = ParamsOf<'thread/fork'>;
+export type ThreadCompactParams = ParamsOf<'thread/compact'>;
 
 export type InitializeResponse = ResultOf<'initialize'>;
 export type ThreadStartResponse = ResultOf<'thread/start'>;
@@ -64,6 +65,7 @@ export type ModelListResponse = ResultOf<'model/list'>;
 export type SchemaExportResponse = ResultOf<'schema/export'>;
 export type ThreadMetadataUpdateResponse = ResultOf<'thread/metadata/update'>;
 export type ThreadForkResponse = ResultOf<'thread/fork'>;
+export type ThreadCompactResponse = ResultOf<'thread/compact'>;
 
 export type AppThread = MessageTypes['AppThread'];
 export type AppTurn = MessageTypes['AppTurn'];

@@ -21,7 +21,8 @@ export type ClientRequest =
   | ModelListRequest
   | SchemaExportRequest
   | ThreadMetadataUpdateRequest
-  | ThreadForkRequest;
+  | ThreadForkRequest
+  | ThreadCompactRequest;
 
 export interface ApprovalResolveParams {
   threadId: string;
@@ -96,6 +97,17 @@ export interface ThreadArchiveRequest {
   id: RequestId;
   method: "thread/archive";
   params: ThreadArchiveParams;
+}
+
+export interface ThreadCompactParams {
+  threadId: string;
+}
+
+export interface ThreadCompactRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/compact";
+  params: ThreadCompactParams;
 }
 
 export interface ThreadForkParams {

@@ -18,6 +18,7 @@ import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ThreadHasActiveTurnError } from '../store/turn-conflict';
 import type { StoredThread } from '../store/records';
 import { DomainErrors } from '../domain-error';
+import type { TurnKind } from './conversation-change';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
@@ -34,6 +35,8 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
+  /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, history.md §1). */
+  kind?: TurnKind;
 }
 
 @Injectable()
@@ -59,6 +62,7 @@ export class TurnLauncher {
     const runner = this.options.runner;
     if (runner === null) throw DomainErrors.runtimeNotConfigured();
     const { thread, input } = launch;
+    const kind = launch.kind ?? 'agent';
     const { threadId } = thread;
     const turnId = newTurnId();
     const request: HostTurnRequest = {
@@ -68,13 +72,16 @@ export class TurnLauncher {
       metadata: { ...thread.metadata, ...launch.turnMetadata },
     };
     const { agent, hostConfig } = await this.resolveHost(request);
-    const history = hostConfig.initialMessages ? [] : await this.store.conversations.load(threadId);
+    const stored = hostConfig.initialMessages
+      ? { messages: [] }
+      : await this.store.conversations.loadForRun(threadId);
     const changeCounter = await this.counters.counterFor(threadId);
     const { config, approvalTimeoutMs } = prepareRunConfig(hostConfig, {
       threadId,
       turnId,
       requestMetadata: request.metadata,
-      history,
+      history: stored.messages,
+      promptSize: stored.promptSize,
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
       approvalProvider: new ServerApprovalProvider(threadId, this.grants),
@@ -83,7 +90,10 @@ export class TurnLauncher {
 
     let handle: RunHandle;
     try {
-      handle = runner.start(agent, deriveInputText(input), config);
+      handle =
+        kind === 'compaction'
+          ? runner.compact(agent, config)
+          : runner.start(agent, deriveInputText(input), config);
     } catch (error) {
       throw DomainErrors.internal(error);
     }
@@ -100,6 +110,7 @@ export class TurnLauncher {
       threadId,
       turnId,
       runId: handle.runId,
+      kind,
       input,
       now: () => Date.now(),
       newItemId,
@@ -109,6 +120,7 @@ export class TurnLauncher {
       threadId,
       turnId,
       runId: handle.runId,
+      kind,
       input,
       ownerConnectionId: launch.ownerConnectionId,
       handle,

@@ -9,6 +9,7 @@ import {
   InitializeParamsDto,
   ModelListParamsDto,
   ThreadArchiveParamsDto,
+  ThreadCompactParamsDto,
   ThreadForkParamsDto,
   ThreadListParamsDto,
   ThreadMetadataUpdateParamsDto,
@@ -217,6 +218,15 @@ export const CLIENT_METHODS = [
     true,
     'ThreadForkResponse',
     'history.md §2',
+  ),
+  request(
+    'thread/compact',
+    'required',
+    ThreadCompactParamsDto,
+    'ThreadCompactParams',
+    true,
+    'ThreadCompactResponse',
+    'history.md §1',
   ),
 ] as const satisfies readonly ClientMethodSpec[];
 

@@ -12,6 +12,7 @@ import {
   threadSummaryShape,
   threadUnsubscriptionShape,
   turnCancellationShape,
+  turnCompactionShape,
   turnQueuedShape,
   turnStartShape,
 } from '../../../core/model/data-types';
@@ -74,3 +75,6 @@ export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse
 
 /** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
 export const ThreadForkResponse = define('ThreadForkResponse', threadForkShape);
+
+/** `thread/compact`: the compaction turn just started (history.md §1). */
+export const ThreadCompactResponse = define('ThreadCompactResponse', turnCompactionShape);

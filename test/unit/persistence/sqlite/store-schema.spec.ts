@@ -43,6 +43,7 @@ describe('AppServerStore schema and connection settings', () => {
         'InitialSchema1780000000000',
         'TurnOwnershipHardening1780000000001',
         'ThreadForkOrigin1780000001400',
+        'ContextCompaction1780000001500',
       ]);
     } finally {
       await store.close();
