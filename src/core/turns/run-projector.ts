@@ -21,7 +21,7 @@ import {
   approvalPreview,
   argumentsFromRequestedEvent,
   decisionFromResolvedEvent,
-} from './approval-projection';
+} from '../approvals/approval-projection';
 import type { ChangeCounter } from './change-counter';
 import { conversationChangeOf, type TurnKind } from './conversation-change';
 import type { ConversationWrite } from '../store/records';

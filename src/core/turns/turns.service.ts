@@ -17,7 +17,7 @@ import type {
   TurnStart,
 } from '../model/types';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
-import { ThreadSubscriptions } from '../threads/thread-subscriptions';
+import { ThreadSubscriptions } from '../events/thread-subscriptions';
 import { ActiveTurns } from './active-turns';
 import { FollowUpQueue } from './follow-up-queue';
 import { deriveInputText } from './input-text';
