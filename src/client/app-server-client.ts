@@ -32,6 +32,8 @@ import type {
   SchemaExportResponse,
   ServerMessage,
   ThreadArchiveResponse,
+  ThreadCompactParams,
+  ThreadCompactResponse,
   ThreadForkParams,
   ThreadForkResponse,
   ThreadMetadataUpdateParams,
@@ -168,6 +170,14 @@ export class AppServerClient {
   /** history.md §2: copies finished turns up to `turnId`; the requester is subscribed to the fork. */
   forkThread(params: ThreadForkParams): Promise<ThreadForkResponse> {
     return this.request('thread/fork', params);
+  }
+
+  /**
+   * history.md §1: starts a compaction turn (`turn/started`, a `contextCompaction` item,
+   * `turn/completed`); the requester owns it.
+   */
+  compactThread(params: ThreadCompactParams): Promise<ThreadCompactResponse> {
+    return this.request('thread/compact', params);
   }
 
   /** history.md §3: a shallow patch, `null` deletes a key. */

@@ -49,6 +49,7 @@ export type ApprovalResolveParams = ParamsOf<'approval/resolve'>;
 export type ModelListParams = ParamsOf<'model/list'>;
 export type ThreadMetadataUpdateParams = ParamsOf<'thread/metadata/update'>;
 export type ThreadForkParams = ParamsOf<'thread/fork'>;
+export type ThreadCompactParams = ParamsOf<'thread/compact'>;
 export type McpServerListParams = ParamsOf<'mcpServer/list'>;
 
 export type InitializeResponse = ResultOf<'initialize'>;
@@ -65,6 +66,7 @@ export type ModelListResponse = ResultOf<'model/list'>;
 export type SchemaExportResponse = ResultOf<'schema/export'>;
 export type ThreadMetadataUpdateResponse = ResultOf<'thread/metadata/update'>;
 export type ThreadForkResponse = ResultOf<'thread/fork'>;
+export type ThreadCompactResponse = ResultOf<'thread/compact'>;
 export type McpServerListResponse = ResultOf<'mcpServer/list'>;
 
 export type AppThread = MessageTypes['AppThread'];

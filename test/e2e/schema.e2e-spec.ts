@@ -63,7 +63,7 @@ afterAll(() => {
 });
 
 describe('vv-agent app-server schema --out DIR', () => {
-  it('writes DIR/json with the 29 committed files (§11.2 plus history.md results) and the sorted-keys bundle, nothing on stdout', async () => {
+  it('writes DIR/json with the 30 committed files (§11.2 plus history.md results) and the sorted-keys bundle, nothing on stdout', async () => {
     const out = join(root, 'schema-out');
     const run = await runCli(['app-server', 'schema', '--out', out], root);
     expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -71,7 +71,7 @@ describe('vv-agent app-server schema --out DIR', () => {
     expect(readdirSync(join(out, 'json')).sort()).toEqual(
       [...names.map((name) => `${name}.json`), 'vv_agent_app_server.schemas.json'].sort(),
     );
-    expect(names).toHaveLength(29);
+    expect(names).toHaveLength(30);
     for (const name of names) {
       expect(readFileSync(join(out, 'json', `${name}.json`), 'utf8')).toBe(committed.jsonSchema[name]);
     }
@@ -84,7 +84,7 @@ describe('vv-agent app-server schema --out DIR', () => {
   it('accepts a relative DIR (resolved against the working directory)', async () => {
     const run = await runCli(['app-server', 'schema', '--out', 'relative-out'], root);
     expect(run.code).toBe(0);
-    expect(readdirSync(join(root, 'relative-out', 'json'))).toHaveLength(30);
+    expect(readdirSync(join(root, 'relative-out', 'json'))).toHaveLength(31); // 30 files and the bundle
   });
 
   it('fails with exit 1 when --out names a regular file', async () => {
@@ -106,7 +106,7 @@ describe('vv-agent app-server schema --out DIR', () => {
 });
 
 describe('vv-agent app-server generate-ts --out DIR', () => {
-  it('creates DIR recursively and writes the 29 committed .ts files directly in it', async () => {
+  it('creates DIR recursively and writes the 30 committed .ts files directly in it', async () => {
     const out = join(root, 'ts', 'nested', 'deeper');
     const run = await runCli(['app-server', 'generate-ts', '--out', out], root);
     expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -149,8 +149,8 @@ describe('schema/export over stdio', () => {
       assertValidServerMessage(answer, 'schema/export');
       expect(answer.result).toEqual(committed);
       const result = answer.result as typeof committed;
-      expect(Object.keys(result.jsonSchema)).toHaveLength(29);
-      expect(Object.keys(result.typescript)).toHaveLength(29);
+      expect(Object.keys(result.jsonSchema)).toHaveLength(30);
+      expect(Object.keys(result.typescript)).toHaveLength(30);
     }
   });
 

@@ -69,7 +69,8 @@ export class E2eSandbox {
     readonly workspace: string,
   ) {}
 
-  static async create(prefix: string): Promise<E2eSandbox> {
+  /** `contextLength`: the model's `context_length` in the settings file (default 128000). */
+  static async create(prefix: string, options: { contextLength?: number } = {}): Promise<E2eSandbox> {
     const root = mkdtempSync(join(tmpdir(), prefix));
     const model = await FakeOpenAiServer.start();
     const settingsPath = join(root, 'settings.json');
@@ -80,6 +81,7 @@ export class E2eSandbox {
           endpoints: [{ id: 'fake', apiBase: model.baseUrl }],
           backend: BACKEND,
           model: MODEL,
+          contextLength: options.contextLength,
         }),
       ),
     );

@@ -17,4 +17,10 @@ export interface AppItem {
 
 export type AppItemStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
-export type AppItemType = "userMessage" | "agentMessage" | "toolCall" | "approval" | "error";
+export type AppItemType =
+  | "userMessage"
+  | "agentMessage"
+  | "toolCall"
+  | "approval"
+  | "error"
+  | "contextCompaction";

@@ -22,6 +22,7 @@ export type ClientRequest =
   | SchemaExportRequest
   | ThreadMetadataUpdateRequest
   | ThreadForkRequest
+  | ThreadCompactRequest
   | McpServerListRequest;
 
 export interface ApprovalResolveParams {
@@ -108,6 +109,17 @@ export interface ThreadArchiveRequest {
   id: RequestId;
   method: "thread/archive";
   params: ThreadArchiveParams;
+}
+
+export interface ThreadCompactParams {
+  threadId: string;
+}
+
+export interface ThreadCompactRequest {
+  jsonrpc?: "2.0";
+  id: RequestId;
+  method: "thread/compact";
+  params: ThreadCompactParams;
 }
 
 export interface ThreadForkParams {

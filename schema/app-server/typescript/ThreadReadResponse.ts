@@ -31,7 +31,13 @@ export interface AppItem {
 
 export type AppItemStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
-export type AppItemType = "userMessage" | "agentMessage" | "toolCall" | "approval" | "error";
+export type AppItemType =
+  | "userMessage"
+  | "agentMessage"
+  | "toolCall"
+  | "approval"
+  | "error"
+  | "contextCompaction";
 
 export interface AppThread {
   threadId: string;

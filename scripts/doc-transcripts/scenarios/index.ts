@@ -5,6 +5,7 @@ import { approvalDenyResolve } from './approval-deny-resolve';
 import { errors } from './errors';
 import { reconnectAfterItemId } from './reconnect-after-item-id';
 import { steerFollowUpInterrupt } from './steer-follow-up-interrupt';
+import { threadCompact } from './thread-compact';
 import { threadLifecycle } from './thread-lifecycle';
 import { turnFinishAndReplay } from './turn-finish-and-replay';
 
@@ -15,5 +16,6 @@ export const SCENARIOS: readonly Scenario[] = [
   steerFollowUpInterrupt,
   reconnectAfterItemId,
   threadLifecycle,
+  threadCompact,
   errors,
 ];

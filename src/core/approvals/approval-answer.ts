@@ -3,7 +3,6 @@
  * params (§4.12). Pure and table-tested.
  */
 import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
-import type { ApprovalResolvedParams } from '../model/types';
 
 /** The internal reason strings of protocol.md §6 that surface in `approval/resolved.reason`. */
 export const APPROVAL_REASONS = {
@@ -62,23 +61,6 @@ export interface ApprovalIdentity {
 }
 
 /** §4.12: `reason` omitted when empty, `metadata` omitted when absent or `{}`. */
-export function approvalResolvedParams(
-  identity: ApprovalIdentity,
-  decision: ApprovalDecision,
-): ApprovalResolvedParams {
-  const params: ApprovalResolvedParams = {
-    threadId: identity.threadId,
-    turnId: identity.turnId,
-    requestId: identity.requestId,
-    decision: decision.action,
-  };
-  if (decision.reason !== undefined && decision.reason.length > 0) params.reason = decision.reason;
-  if (decision.metadata !== undefined && Object.keys(decision.metadata).length > 0) {
-    params.metadata = structuredClone(decision.metadata);
-  }
-  return params;
-}
-
 function isAction(value: unknown): value is ApprovalAction {
   return typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);
 }

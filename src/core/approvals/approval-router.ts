@@ -15,13 +15,8 @@ import type { ApprovalRequestParams, ApprovalResolvedParams } from '../model/typ
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { APPROVAL_CHANNEL, type ApprovalChannel, type OwnerAnswer } from './approval-channel';
 import { ServerLifecycle } from '../lifecycle/server-lifecycle';
-import { approvalResolvedFromEvent } from '../turns/approval-projection';
-import {
-  APPROVAL_REASONS,
-  approvalResolvedParams,
-  decisionFromAnswer,
-  timeoutDecision,
-} from './approval-answer';
+import { approvalResolvedFromEvent, approvalResolvedParams } from './approval-projection';
+import { APPROVAL_REASONS, decisionFromAnswer, timeoutDecision } from './approval-answer';
 import { SessionGrants } from './session-grants';
 
 /** What the route needs of a turn. */

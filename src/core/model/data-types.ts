@@ -29,7 +29,7 @@ export const TurnStatus = define(
 );
 export const AppItemType = define(
   'AppItemType',
-  oneOfStrings(['userMessage', 'agentMessage', 'toolCall', 'approval', 'error']),
+  oneOfStrings(['userMessage', 'agentMessage', 'toolCall', 'approval', 'error', 'contextCompaction']),
 );
 export const AppItemStatus = define(
   'AppItemStatus',
@@ -152,6 +152,10 @@ export const AppTurn = define(
 );
 
 // §5.4: the payload is camelCase and per type; it is described in the spec, carried as an object.
+// `contextCompaction` (history.md §1): `{trigger: "auto"|"manual"}` while inProgress; completed
+// `{trigger, summary, messagesBefore, messagesAfter, estimatedTokensBefore, estimatedTokensAfter}`
+// (no `summary` and `skipped: true` when there was nothing to compact); failed / interrupted
+// `{trigger, error}`.
 export const appItemMembers = {
   itemId: string(),
   threadId: string(),
@@ -226,6 +230,9 @@ export const threadUnsubscriptionShape = object({
   subscribed: literal(false),
   closed: boolean(),
 });
+
+/** `thread/compact` (history.md §1): the compaction turn just started. */
+export const turnCompactionShape = object({ threadId: string(), turnId: string() });
 
 export const turnStartShape = object({ threadId: string(), turnId: string(), status: literal('running') });
 

@@ -48,6 +48,7 @@ export type ThreadPage = Infer<typeof data.threadPageShape>;
 export type ThreadArchival = Infer<typeof data.threadArchivalShape>;
 export type ThreadUnsubscription = Infer<typeof data.threadUnsubscriptionShape>;
 export type TurnStart = Infer<typeof data.turnStartShape>;
+export type TurnCompaction = Infer<typeof data.turnCompactionShape>;
 export type TurnQueued = Infer<typeof data.turnQueuedShape>;
 export type TurnCancellation = Infer<typeof data.turnCancellationShape>;
 

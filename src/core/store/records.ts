@@ -3,6 +3,7 @@
  * implementation — SQLite today — reads and writes these), and how stored rows become protocol
  * objects.
  */
+import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { Message } from '../../runtime/messages';
 import type { AppItem, AppThread, AppTurn, ThreadStatus, TurnStatus } from '../model/types';
 import type { StoredReplayWindow } from './item-replay';
@@ -147,14 +148,42 @@ export interface ItemReplayQuery {
   limit?: number;
 }
 
-export interface TurnFinish {
+/**
+ * `messages`: RunResult.newMessages (or only the user message of a rejected run), appended to the
+ * history — unless `compactedHistory` replaces it (history.md §1).
+ */
+export interface TurnFinish extends ConversationWrite {
   threadId: string;
   turnId: string;
   completion: TurnCompletion;
   /** Final states of the turn's items not yet persisted (e.g. interrupted completions). */
   items?: readonly ItemVersion[];
-  /** RunResult.newMessages (or only the user message of a rejected run), appended to the history. */
-  messages: readonly Message[];
   /** The thread's new updatedAt. */
   now: number;
+}
+
+/** A `contextCompaction` item's completion that took effect (history.md §1 durability). */
+export interface CompactionCompletion {
+  threadId: string;
+  turnId: string;
+  /** The item's completed state. */
+  version: ItemVersion;
+  /** The compacted conversation (non-system messages) that replaces the stored one. */
+  history: readonly Message[];
+}
+
+/** What a finished turn does to the history. */
+export interface ConversationWrite {
+  /** Appended after the stored history (§8.10), unless `compactedHistory` is present. */
+  messages: readonly Message[];
+  /** history.md §1 (RunResult.compactedHistory): replaces the stored history instead. */
+  compactedHistory?: readonly Message[];
+  /** RunResult.promptSize for the history as written; absent: the thread keeps none. */
+  promptSize?: PromptSize;
+}
+
+/** The history a run starts from, with the prompt-size figure that fits it (if any). */
+export interface StoredConversation {
+  messages: Message[];
+  promptSize?: PromptSize;
 }

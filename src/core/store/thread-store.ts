@@ -7,6 +7,7 @@
 import type { Message } from '../../runtime/messages';
 import type { AppTurn } from '../model/types';
 import type {
+  CompactionCompletion,
   ForkOutcome,
   ForkRequest,
   ItemReplayQuery,
@@ -14,6 +15,7 @@ import type {
   NewThread,
   NewTurn,
   StoredThread,
+  StoredConversation,
   StoredThreadSnapshot,
   ThreadListPage,
   ThreadListQuery,
@@ -41,6 +43,8 @@ export interface ItemRecords {
 export interface ConversationRecords {
   /** The thread's conversation history, in order. */
   load(threadId: string): Promise<Message[]>;
+  /** The history a run starts from, with the prompt-size figure that fits it (if any). */
+  loadForRun(threadId: string): Promise<StoredConversation>;
 }
 
 export interface ThreadStore {
@@ -56,6 +60,8 @@ export interface ThreadStore {
   /** Like finishTurn, but kept and retried with the next transaction when the write fails now. */
   deferTurnFinish(finish: TurnFinish): Promise<void>;
   forkThread(request: ForkRequest): Promise<ForkOutcome>;
+  /** A `contextCompaction` item's completion and the history it replaces, in one transaction. */
+  completeCompaction(completion: CompactionCompletion): Promise<void>;
 }
 
 export const THREAD_STORE = Symbol('THREAD_STORE');

@@ -29,7 +29,7 @@ import type {
 } from './thread-requests';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
-import { ThreadSubscriptions } from './thread-subscriptions';
+import { ThreadSubscriptions } from '../events/thread-subscriptions';
 
 export const DEFAULT_AGENT_KEY = 'default';
 

@@ -1,5 +1,6 @@
 /** What the run projector asks its caller to do, in order: persist item states, send notifications. */
 import type { ItemVersion } from '../store/records';
+import type { Message } from '../../runtime/messages';
 import type { AppItem, ApprovalRequestParams, ErrorWarningParams } from '../model/types';
 
 /** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (protocol.md §4.8 v1.1). */
@@ -25,6 +26,11 @@ export interface ItemEffect {
   kind: 'item';
   version: ItemVersion;
   persist: boolean;
+  /**
+   * history.md §1: a completed `contextCompaction` item's compacted conversation; it replaces the
+   * stored one in the same transaction that writes this item state.
+   */
+  compactedHistory?: Message[];
 }
 
 export interface NotificationEffect {

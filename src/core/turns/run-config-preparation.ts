@@ -6,6 +6,7 @@
 import type { ApprovalBroker } from '../../runtime/approvals/approval-broker';
 import type { ApprovalPolicy, ApprovalProvider } from '../../runtime/approvals/types';
 import type { Message } from '../../runtime/messages';
+import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { RunConfig } from '../../runtime/run-config';
 
 export interface RunConfigContext {
@@ -15,6 +16,8 @@ export interface RunConfigContext {
   requestMetadata: Record<string, unknown>;
   /** The thread's conversation history; used only when the host set no `initialMessages`. */
   history: readonly Message[];
+  /** The thread's stored prompt-size figure for that history (history.md §1); same condition. */
+  promptSize?: PromptSize;
   defaultApprovalPolicy: ApprovalPolicy;
   defaultApprovalTimeoutMs: number;
   /** The server's provider; used only when the host set none. */
@@ -47,5 +50,9 @@ export function prepareRunConfig(host: RunConfig, context: RunConfigContext): Pr
     },
     initialMessages: host.initialMessages ?? structuredClone([...context.history]),
   };
+  // The stored figure describes the stored history only; a host's own history brings its own.
+  const promptSize = host.initialMessages ? host.promptSize : (host.promptSize ?? context.promptSize);
+  if (promptSize !== undefined) config.promptSize = { ...promptSize };
+  else delete config.promptSize;
   return { config, approvalTimeoutMs: approvalTimeoutMs ?? context.defaultApprovalTimeoutMs };
 }

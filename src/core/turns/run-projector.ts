@@ -22,10 +22,12 @@ import {
   approvalPreview,
   argumentsFromRequestedEvent,
   decisionFromResolvedEvent,
-} from './approval-projection';
+} from '../approvals/approval-projection';
 import type { ChangeCounter } from './change-counter';
+import { conversationChangeOf, type TurnKind } from './conversation-change';
+import type { ConversationWrite } from '../store/records';
 import { deriveInputText } from './input-text';
-import type { ProjectedNotification, ProjectionEffect } from './projection-effects';
+import type { ItemEffect, ProjectedNotification, ProjectionEffect } from './projection-effects';
 import { type FinalTurnStatus, projectTurnCompleted, type TurnOutcome } from './turn-completion';
 
 /** `model_call_failed` error code of a request aborted by cancellation (runtime.md §12.3). */
@@ -35,6 +37,8 @@ export interface RunProjectorContext {
   threadId: string;
   turnId: string;
   runId: string;
+  /** Default `agent`. A compaction turn (thread/compact) projects no userMessage (history.md §1). */
+  kind?: TurnKind;
   /** The turn's input array, verbatim (userMessage `payload.input`). */
   input: readonly Record<string, unknown>[];
   /** Epoch ms for changes the server makes itself (final agentMessage, rejection, interruptions). */
@@ -62,7 +66,11 @@ export interface ProjectedApproval {
   params: ApprovalRequestParams;
 }
 
-export interface TurnFinalization {
+/**
+ * `messages`, `compactedHistory`, `promptSize`: what the turn does to the thread history (§8.10,
+ * history.md §1) — the run's new messages or just the user message, or the compacted history.
+ */
+export interface TurnFinalization extends ConversationWrite {
   /** Step 1 of §8.5 (and the outcome's own items/warnings): apply before persisting the turn. */
   effects: ProjectionEffect[];
   status: FinalTurnStatus;
@@ -71,7 +79,6 @@ export interface TurnFinalization {
   turnCompleted: TurnCompletedParams;
   /** `AppTurn.result` to store. */
   result: Record<string, unknown>;
-  /** Appended to the thread history (§8.10): the run's new messages, or just the user message. */
   messages: Message[];
 }
 
@@ -89,6 +96,8 @@ export class RunProjector {
   /** Insertion order = first appearance. */
   private readonly items = new Map<string, LiveItem>();
   private openAgentMessageId: string | null = null;
+  /** The contextCompaction item between `context_compaction_started` and its end. */
+  private openCompactionId: string | null = null;
   private lastAgentMessageId: string | null = null;
   /** tool_call_id → itemId of a started, not yet completed toolCall. */
   private readonly startedToolCalls = new Map<string, string>();
@@ -117,7 +126,9 @@ export class RunProjector {
     const out: ProjectionEffect[] = [];
     switch (event.type) {
       case 'run_started':
-        this.projectUserMessage(out, event.input, this.context.input, eventTime(event), false);
+        if (this.kind === 'agent') {
+          this.projectUserMessage(out, event.input, this.context.input, eventTime(event), false);
+        }
         break;
       case 'steer_applied':
         this.projectSteer(out, event);
@@ -126,9 +137,12 @@ export class RunProjector {
         this.projectAssistantDelta(out, event);
         break;
       case 'model_call_completed':
+        // A summary call streams no assistant text (history.md §1): it has no agentMessage.
+        if (event.operation === 'context_compaction') break;
         this.closeAgentMessage(out, 'completed', eventTime(event));
         break;
       case 'model_call_failed':
+        if (event.operation === 'context_compaction') break;
         this.closeAgentMessage(
           out,
           event.error_code === MODEL_REQUEST_CANCELLED ? 'interrupted' : 'failed',
@@ -149,6 +163,15 @@ export class RunProjector {
         break;
       case 'tool_call_completed':
         this.projectToolCallCompleted(out, event);
+        break;
+      case 'context_compaction_started':
+        this.projectCompactionStarted(out, event);
+        break;
+      case 'context_compaction_completed':
+        this.projectCompactionCompleted(out, event);
+        break;
+      case 'context_compaction_failed':
+        this.projectCompactionFailed(out, event);
         break;
       case 'run_completed':
         this.projectFinalAgentMessage(out, event);
@@ -171,7 +194,7 @@ export class RunProjector {
     if (this.done) throw new Error('turn already finalized');
     const out: ProjectionEffect[] = [];
     if (outcome.kind === 'rejected') {
-      if (!this.userMessageProjected) {
+      if (!this.userMessageProjected && this.kind === 'agent') {
         this.projectUserMessage(
           out,
           deriveInputText(this.context.input),
@@ -193,22 +216,22 @@ export class RunProjector {
         this.complete(out, live.item.itemId, 'interrupted', interruptedAt);
     }
     this.openAgentMessageId = null;
+    this.openCompactionId = null;
     this.startedToolCalls.clear();
     this.done = true;
 
     const { threadId, turnId, runId } = this.context;
     const completion = projectTurnCompleted({ threadId, turnId, runId }, outcome);
     const result = outcome.kind === 'rejected' ? null : outcome.result;
-    const messages: Message[] = result
-      ? structuredClone(result.newMessages)
-      : [{ role: 'user', content: deriveInputText(this.context.input) }];
+    const conversation = conversationChangeOf(result, this.context.input, this.kind);
     return {
       effects: out,
       status: completion.status,
       completedAt: this.context.now(),
       turnCompleted: completion.params,
       result: completion.result,
-      messages,
+      ...conversation,
+      messages: [...conversation.messages],
     };
   }
 
@@ -229,6 +252,10 @@ export class RunProjector {
     return entry && live
       ? { item: structuredClone(live.item), params: structuredClone(entry.params) }
       : undefined;
+  }
+
+  private get kind(): TurnKind {
+    return this.context.kind ?? 'agent';
   }
 
   // --- per-event projections -------------------------------------------------------------------
@@ -375,6 +402,66 @@ export class RunProjector {
     this.notify(out, { method: 'item/completed', params: item });
   }
 
+  /** history.md §1: the contextCompaction item starts `inProgress` with its trigger. */
+  private projectCompactionStarted(
+    out: ProjectionEffect[],
+    event: RunEventOf<'context_compaction_started'>,
+  ): void {
+    const payload = { trigger: event.trigger };
+    const item = this.create(out, 'contextCompaction', 'inProgress', payload, eventTime(event));
+    this.openCompactionId = item.itemId;
+    this.notify(out, { method: 'item/started', params: item });
+  }
+
+  /** Completed with the figures (and the summary unless skipped); the history replacement rides along. */
+  private projectCompactionCompleted(
+    out: ProjectionEffect[],
+    event: RunEventOf<'context_compaction_completed'>,
+  ): void {
+    const payload: Record<string, unknown> = {
+      trigger: event.trigger,
+      ...(event.summary !== undefined ? { summary: event.summary } : {}),
+      messagesBefore: event.messages_before,
+      messagesAfter: event.messages_after,
+      estimatedTokensBefore: event.estimated_tokens_before,
+      estimatedTokensAfter: event.estimated_tokens_after,
+      ...(event.skipped === true ? { skipped: true } : {}),
+    };
+    const history = event.skipped === true || event.history === undefined ? undefined : event.history;
+    this.endCompaction(out, event.trigger, 'completed', payload, eventTime(event), history);
+  }
+
+  /** The summary call failed (`failed`) or the run was cancelled during it (`interrupted`). */
+  private projectCompactionFailed(
+    out: ProjectionEffect[],
+    event: RunEventOf<'context_compaction_failed'>,
+  ): void {
+    const status: AppItemStatus = event.interrupted === true ? 'interrupted' : 'failed';
+    const payload = { trigger: event.trigger, error: event.error };
+    this.endCompaction(out, event.trigger, status, payload, eventTime(event), undefined);
+  }
+
+  private endCompaction(
+    out: ProjectionEffect[],
+    trigger: string,
+    status: AppItemStatus,
+    payload: Record<string, unknown>,
+    at: number,
+    compactedHistory: Message[] | undefined,
+  ): void {
+    const open = this.openCompactionId === null ? undefined : this.items.get(this.openCompactionId);
+    this.openCompactionId = null;
+    const live =
+      open && open.item.status === 'inProgress'
+        ? open
+        : // An end without a projected start: the item is born with its start state.
+          this.mustGet(this.create(out, 'contextCompaction', 'inProgress', { trigger }, at).itemId);
+    const history =
+      compactedHistory === undefined ? {} : { compactedHistory: structuredClone(compactedHistory) };
+    const item = this.change(out, live, { status, payload }, at, true, history);
+    this.notify(out, { method: 'item/completed', params: item });
+  }
+
   /** §8.4: a born-complete `{text, final: true}` unless the last agentMessage already says it. */
   private projectFinalAgentMessage(out: ProjectionEffect[], event: RunEventOf<'run_completed'>): void {
     const answer = event.final_output;
@@ -433,6 +520,7 @@ export class RunProjector {
     changes: { status?: AppItemStatus; payload?: Record<string, unknown> },
     at: number,
     persist: boolean,
+    extra: Pick<ItemEffect, 'compactedHistory'> = {},
   ): AppItem {
     live.item = {
       ...live.item,
@@ -441,7 +529,7 @@ export class RunProjector {
       updatedAt: at,
     };
     live.changeSeq = this.context.changeCounter.next();
-    out.push({ kind: 'item', version: snapshotVersion(live), persist });
+    out.push({ kind: 'item', version: snapshotVersion(live), persist, ...extra });
     return structuredClone(live.item);
   }
 

@@ -2,12 +2,15 @@
 import type { RunHandle, RunResult } from '../../runtime/run-config';
 import type { RunProjector } from './run-projector';
 import type { ThreadChangeCounter } from './change-counter';
+import type { TurnKind } from './conversation-change';
 
 export interface RunningTurnInit {
   threadId: string;
   turnId: string;
   runId: string;
-  /** The turn/start (or follow-up) input, verbatim. */
+  /** An agent turn, or a thread/compact compaction turn (history.md §1). */
+  kind: TurnKind;
+  /** The turn/start (or follow-up) input, verbatim (`[]` for a compaction turn). */
   input: Record<string, unknown>[];
   /** The connection whose turn/start created the turn (follow-ups: the previous owner). */
   ownerConnectionId: string;
@@ -24,6 +27,7 @@ export class RunningTurn {
   readonly threadId: string;
   readonly turnId: string;
   readonly runId: string;
+  readonly kind: TurnKind;
   readonly input: Record<string, unknown>[];
   readonly ownerConnectionId: string;
   readonly handle: RunHandle;
@@ -41,6 +45,7 @@ export class RunningTurn {
     this.threadId = init.threadId;
     this.turnId = init.turnId;
     this.runId = init.runId;
+    this.kind = init.kind;
     this.input = init.input;
     this.ownerConnectionId = init.ownerConnectionId;
     this.handle = init.handle;

@@ -62,6 +62,8 @@ export class TurnFinalizer {
         ...base,
         completion: { status: finalization.status, completedAt, result: finalization.result },
         messages: finalization.messages,
+        compactedHistory: finalization.compactedHistory,
+        promptSize: finalization.promptSize,
       });
       return finalization.turnCompleted;
     } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RunEvent } from '../../runtime/events/types';
+import type { Message } from '../../runtime/messages';
 import { ApprovalRouter } from '../approvals/approval-router';
 import type { ItemVersion } from '../store/records';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
@@ -64,7 +65,7 @@ export class TurnForwarder {
     for (const effect of effects) {
       if (turn.abandoned) return;
       if (effect.kind === 'item') {
-        if (effect.persist) await this.persistItem(turn, effect.version);
+        if (effect.persist) await this.persistItem(turn, effect.version, effect.compactedHistory);
         continue;
       }
       const { method, params } = effect.notification;
@@ -84,9 +85,15 @@ export class TurnForwarder {
     await this.applyEffects(turn, turn.projector.project(event));
   }
 
-  private async persistItem(turn: RunningTurn, version: ItemVersion): Promise<void> {
+  private async persistItem(
+    turn: RunningTurn,
+    version: ItemVersion,
+    compactedHistory: Message[] | undefined,
+  ): Promise<void> {
+    const { threadId, turnId } = turn;
     try {
-      await this.store.items.upsert(version);
+      if (compactedHistory === undefined) await this.store.items.upsert(version);
+      else await this.store.completeCompaction({ threadId, turnId, version, history: compactedHistory });
     } catch (error) {
       await this.warn(turn, 'store', causeMessage(error));
     }

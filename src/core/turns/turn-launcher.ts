@@ -18,6 +18,7 @@ import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ThreadHasActiveTurnError } from '../store/turn-conflict';
 import type { StoredThread } from '../store/records';
 import { DomainErrors } from '../domain-error';
+import type { TurnKind } from './conversation-change';
 import { McpServers } from '../mcp/mcp-servers.service';
 import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { deriveInputText } from './input-text';
@@ -36,6 +37,8 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
+  /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, history.md §1). */
+  kind?: TurnKind;
 }
 
 @Injectable()
@@ -62,6 +65,7 @@ export class TurnLauncher {
     const runner = this.options.runner;
     if (runner === null) throw DomainErrors.runtimeNotConfigured();
     const { thread, input } = launch;
+    const kind = launch.kind ?? 'agent';
     const { threadId } = thread;
     const turnId = newTurnId();
     const request: HostTurnRequest = {
@@ -71,13 +75,16 @@ export class TurnLauncher {
       metadata: { ...thread.metadata, ...launch.turnMetadata },
     };
     const { agent, hostConfig } = await this.resolveHost(request);
-    const history = hostConfig.initialMessages ? [] : await this.store.conversations.load(threadId);
+    const stored = hostConfig.initialMessages
+      ? { messages: [] }
+      : await this.store.conversations.loadForRun(threadId);
     const changeCounter = await this.counters.counterFor(threadId);
     const { config, approvalTimeoutMs } = prepareRunConfig(hostConfig, {
       threadId,
       turnId,
       requestMetadata: request.metadata,
-      history,
+      history: stored.messages,
+      promptSize: stored.promptSize,
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
       approvalProvider: new ServerApprovalProvider(threadId, this.grants),
@@ -94,7 +101,10 @@ export class TurnLauncher {
 
     let handle: RunHandle;
     try {
-      handle = runner.start(agent.withExtraTools(mcp.tools), deriveInputText(input), config);
+      handle =
+        kind === 'compaction'
+          ? runner.compact(agent, config)
+          : runner.start(agent.withExtraTools(mcp.tools), deriveInputText(input), config);
     } catch (error) {
       throw DomainErrors.internal(error);
     }
@@ -111,6 +121,7 @@ export class TurnLauncher {
       threadId,
       turnId,
       runId: handle.runId,
+      kind,
       input,
       now: () => Date.now(),
       newItemId,
@@ -121,6 +132,7 @@ export class TurnLauncher {
       threadId,
       turnId,
       runId: handle.runId,
+      kind,
       input,
       ownerConnectionId: launch.ownerConnectionId,
       handle,

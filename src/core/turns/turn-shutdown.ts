@@ -8,7 +8,6 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { emptyProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
-import type { Message } from '../../runtime/messages';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
@@ -17,7 +16,7 @@ import type { TurnCompletion } from '../store/records';
 import { ServerLifecycle, type ShutdownContext } from '../lifecycle/server-lifecycle';
 import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from './active-turns';
-import { deriveInputText } from './input-text';
+import { conversationChangeOf } from './conversation-change';
 import type { RunningTurn } from './running-turn';
 import { projectTurnCompleted } from './turn-completion';
 
@@ -87,7 +86,7 @@ export class TurnShutdown {
         turnId: turn.turnId,
         completion: this.completionOf(turn, now),
         items,
-        messages: this.messagesOf(turn),
+        ...conversationChangeOf(turn.settledResult, turn.input, turn.kind),
         now,
       });
     } catch (error) {
@@ -110,12 +109,6 @@ export class TurnShutdown {
         tokenUsage: emptyProtocolTokenUsage(),
       },
     };
-  }
-
-  /** §8.10: the run's new messages when it settled; otherwise only the user message, like a rejected run. */
-  private messagesOf(turn: RunningTurn): Message[] {
-    if (turn.settledResult !== null) return structuredClone(turn.settledResult.newMessages);
-    return [{ role: 'user', content: deriveInputText(turn.input) }];
   }
 }
 

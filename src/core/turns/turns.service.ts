@@ -9,9 +9,15 @@ import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { ServerLifecycle } from '../lifecycle/server-lifecycle';
 import { DomainErrors } from '../domain-error';
 import { causeMessage } from '../../runtime/cause-message';
-import type { ErrorWarningParams, TurnCancellation, TurnQueued, TurnStart } from '../model/types';
+import type {
+  ErrorWarningParams,
+  TurnCancellation,
+  TurnCompaction,
+  TurnQueued,
+  TurnStart,
+} from '../model/types';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
-import { ThreadSubscriptions } from '../threads/thread-subscriptions';
+import { ThreadSubscriptions } from '../events/thread-subscriptions';
 import { ActiveTurns } from './active-turns';
 import { FollowUpQueue } from './follow-up-queue';
 import { deriveInputText } from './input-text';
@@ -19,7 +25,8 @@ import type { RunningTurn } from './running-turn';
 import type { TurnControlRequest, TurnInterruptRequest, TurnStartRequest } from './turn-requests';
 import { TurnFinalizer } from './turn-finalizer';
 import { TurnForwarder } from './turn-forwarder';
-import { TurnLauncher } from './turn-launcher';
+import { TurnLauncher, type TurnLaunch } from './turn-launcher';
+import type { StoredThread } from '../store/records';
 
 /** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
@@ -28,6 +35,12 @@ export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 /** A started turn plus what the handler runs after its response. */
 export interface StartedTurn {
   response: TurnStart;
+  begin: () => Promise<void>;
+}
+
+/** A started compaction turn (history.md §1) plus what the handler runs after its response. */
+export interface StartedCompaction {
+  response: TurnCompaction;
   begin: () => Promise<void>;
 }
 
@@ -55,27 +68,51 @@ export class TurnsService {
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
   async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {
-    const thread = await this.launcher.loadStartableThread(params.threadId);
-    const { threadId } = thread;
-    if (!this.activeTurns.tryReserve(threadId)) throw DomainErrors.threadAlreadyHasActiveTurn();
+    const turn = await this.launchFor(params.threadId, requesterId, (thread) => ({
+      thread,
+      input: params.input,
+      turnMetadata: params.metadata ?? {},
+      ownerConnectionId: requesterId,
+    }));
+    return {
+      response: { threadId: turn.threadId, turnId: turn.turnId, status: 'running' },
+      begin: () => this.begin(turn),
+    };
+  }
+
+  /**
+   * `thread/compact` (history.md §1): a compaction turn — input `[]`, the requester owns it, the
+   * same checks and notifications as turn/start; the runtime compacts the stored history.
+   */
+  async compact(threadId: string, requesterId: string): Promise<StartedCompaction> {
+    const turn = await this.launchFor(threadId, requesterId, (thread) => ({
+      thread,
+      input: [],
+      turnMetadata: {},
+      ownerConnectionId: requesterId,
+      kind: 'compaction',
+    }));
+    return { response: { threadId: turn.threadId, turnId: turn.turnId }, begin: () => this.begin(turn) };
+  }
+
+  /** -32020, -32021, then the one-active-turn rule (-32602); the requester is subscribed. */
+  private async launchFor(
+    threadId: string,
+    requesterId: string,
+    launchOf: (thread: StoredThread) => TurnLaunch,
+  ): Promise<RunningTurn> {
+    const thread = await this.launcher.loadStartableThread(threadId);
+    if (!this.activeTurns.tryReserve(thread.threadId)) throw DomainErrors.threadAlreadyHasActiveTurn();
     let turn: RunningTurn;
     try {
-      turn = await this.launcher.launch({
-        thread,
-        input: params.input,
-        turnMetadata: params.metadata ?? {},
-        ownerConnectionId: requesterId,
-      });
+      turn = await this.launcher.launch(launchOf(thread));
     } catch (error) {
-      this.activeTurns.release(threadId);
+      this.activeTurns.release(thread.threadId);
       throw error;
     }
     this.activeTurns.activate(turn);
-    this.subscriptions.subscribe(threadId, requesterId);
-    return {
-      response: { threadId, turnId: turn.turnId, status: 'running' },
-      begin: () => this.begin(turn),
-    };
+    this.subscriptions.subscribe(thread.threadId, requesterId);
+    return turn;
   }
 
   /** §3.10: non-empty derived text is queued on the run; its userMessage carries the steer input. */

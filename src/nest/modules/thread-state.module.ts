@@ -5,7 +5,7 @@
 import { Module } from '@nestjs/common';
 import { ActiveTurns } from '../../core/turns/active-turns';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
-import { ThreadSubscriptions } from '../../core/threads/thread-subscriptions';
+import { ThreadSubscriptions } from '../../core/events/thread-subscriptions';
 import { THREAD_EVENT_BUS } from '../../core/events/thread-event-bus';
 
 @Module({

@@ -4,7 +4,12 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppTurn } from '../../core/model/types';
-import { appendMessages, ConversationRepository } from './conversation.repository';
+import {
+  ConversationRepository,
+  replaceHistory,
+  storePromptSize,
+  writeConversation,
+} from './conversation.repository';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { ThreadEntity } from './entities';
 import type { ItemReplayQuery } from '../../core/store/item-replay';
@@ -19,6 +24,7 @@ import {
 import { isRunningTurnConflict, StoreError } from './store-errors';
 import { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
 import type { ThreadStore } from '../../core/store/thread-store';
+import type { CompactionCompletion } from '../../core/store/records';
 import { StoreExecutor } from './store-executor';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
 import { forkThread, type ForkOutcome, type ForkRequest } from './thread-fork';
@@ -118,6 +124,20 @@ export class AppServerStore implements ThreadStore {
     return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
   }
 
+  /**
+   * history.md §1: the completed compaction item and the compacted history in one transaction, so
+   * after a crash the next turn starts from the compacted conversation. The prompt-size figure is
+   * dropped with the old history it described.
+   */
+  completeCompaction(completion: CompactionCompletion): Promise<void> {
+    const { threadId, turnId, version, history } = completion;
+    return this.executor.transaction(async (manager) => {
+      await upsertItem(manager, version);
+      await replaceHistory(manager, threadId, turnId, history);
+      await storePromptSize(manager, threadId, undefined);
+    });
+  }
+
   /** Keeps `finish` to be written with the next turn transaction (or at close), then tries it now. */
   deferTurnFinish(finish: TurnFinish): Promise<void> {
     this.deferredFinishes.set(finish.turnId, finish);
@@ -170,7 +190,7 @@ export class AppServerStore implements ThreadStore {
 async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
   for (const version of finish.items ?? []) await upsertItem(manager, version);
   await completeTurn(manager, finish.turnId, finish.completion);
-  await appendMessages(manager, finish.threadId, finish.turnId, finish.messages);
+  await writeConversation(manager, finish.threadId, finish.turnId, finish);
   await manager.query(
     `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
        "updated_at" = ? WHERE "thread_id" = ?`,

@@ -114,8 +114,9 @@ async function copyItems(
 }
 
 /**
- * The history after the fork turn: the messages appended by the copied turns. A message of a later
- * turn is never copied, so a compaction that happened later is not part of the fork.
+ * The history after the fork turn: the messages appended by the copied turns, with their
+ * compaction marks (history.md §1). A mark by a later turn is dropped: that compaction happened
+ * after the fork turn, so for the fork those messages are still the history.
  */
 async function copyConversation(
   manager: EntityManager,
@@ -123,18 +124,22 @@ async function copyConversation(
   sourceThreadId: string,
   turnIds: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const rows: Array<{ seq: number; turnId: string; messageJson: string }> = await manager.query(
-    `SELECT "seq", "turn_id" AS "turnId", "message_json" AS "messageJson"
-     FROM "conversation_messages" WHERE "thread_id" = ? ORDER BY "seq"`,
-    [sourceThreadId],
-  );
+  const rows: Array<{ turnId: string; messageJson: string; supersededBy: string | null }> =
+    await manager.query(
+      `SELECT "turn_id" AS "turnId", "message_json" AS "messageJson",
+         "superseded_by_turn_id" AS "supersededBy"
+       FROM "conversation_messages" WHERE "thread_id" = ? ORDER BY "seq"`,
+      [sourceThreadId],
+    );
   let seq = 1;
   for (const row of rows) {
     const turnId = turnIds.get(row.turnId);
     if (turnId === undefined) continue;
+    const supersededBy = row.supersededBy === null ? null : (turnIds.get(row.supersededBy) ?? null);
     await manager.query(
-      `INSERT INTO "conversation_messages" ("thread_id", "seq", "turn_id", "message_json") VALUES (?, ?, ?, ?)`,
-      [request.newThreadId, seq, turnId, row.messageJson],
+      `INSERT INTO "conversation_messages" ("thread_id", "seq", "turn_id", "message_json", "superseded_by_turn_id")
+       VALUES (?, ?, ?, ?, ?)`,
+      [request.newThreadId, seq, turnId, row.messageJson, supersededBy],
     );
     seq += 1;
   }

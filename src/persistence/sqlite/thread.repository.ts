@@ -35,6 +35,8 @@ export class ThreadRepository {
       activeTurnId: null,
       forkedFromThreadId: thread.forkedFrom?.threadId ?? null,
       forkedFromTurnId: thread.forkedFrom?.turnId ?? null,
+      promptTokens: null,
+      promptMessagesSince: null,
       mcpServersJson: thread.mcpServers === undefined ? null : JSON.stringify(thread.mcpServers),
     };
     return this.executor.run(async (manager) => {

@@ -10,6 +10,7 @@ import {
   McpServerListParamsDto,
   ModelListParamsDto,
   ThreadArchiveParamsDto,
+  ThreadCompactParamsDto,
   ThreadForkParamsDto,
   ThreadListParamsDto,
   ThreadMetadataUpdateParamsDto,
@@ -218,6 +219,15 @@ export const CLIENT_METHODS = [
     true,
     'ThreadForkResponse',
     'history.md §2',
+  ),
+  request(
+    'thread/compact',
+    'required',
+    ThreadCompactParamsDto,
+    'ThreadCompactParams',
+    true,
+    'ThreadCompactResponse',
+    'history.md §1',
   ),
   request(
     'mcpServer/list',

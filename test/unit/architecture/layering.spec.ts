@@ -48,6 +48,31 @@ describe('source layering', () => {
     expect(violations).toEqual([]);
   });
 
+  it('has no import cycle between the folders of the core (threads, turns, approvals, …)', () => {
+    const core = join(SRC, 'core');
+    const edges = new Map<string, Set<string>>();
+    for (const file of sourceFiles(core)) {
+      const from = relative(core, file).split('/')[0];
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = normalize(join(dirname(file), match[1]));
+        if (!target.startsWith(core)) continue;
+        const to = relative(core, target).split('/')[0];
+        if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    const cycles: string[] = [];
+    const reaches = (start: string, goal: string, seen = new Set<string>()): boolean => {
+      for (const next of edges.get(start) ?? []) {
+        if (next === goal) return true;
+        if (!seen.has(next) && (seen.add(next), reaches(next, goal, seen))) return true;
+      }
+      return false;
+    };
+    for (const [from, targets] of edges)
+      for (const to of targets) if (reaches(to, from)) cycles.push(`${from} <-> ${to}`);
+    expect(cycles).toEqual([]);
+  });
+
   it('knows every top-level folder of src', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
     expect(folders.sort()).toEqual(Object.keys(ALLOWED).sort());

@@ -32,4 +32,8 @@ export class ConversationMessageEntity {
 
   @Column({ name: 'message_json', type: 'text' })
   messageJson!: string;
+
+  /** history.md §1: the turn whose compaction replaced this message; null while it is in the history. */
+  @Column({ name: 'superseded_by_turn_id', type: 'text', nullable: true })
+  supersededByTurnId!: string | null;
 }

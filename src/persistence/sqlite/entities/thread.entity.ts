@@ -35,6 +35,12 @@ export class ThreadEntity {
   @Column({ name: 'forked_from_turn_id', type: 'text', nullable: true })
   forkedFromTurnId!: string | null;
 
+  /** history.md §1: the conversation's last provider-reported prompt size (RunResult.promptSize); both null when none. */
+  @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
+  promptTokens!: number | null;
+
+  @Column({ name: 'prompt_messages_since', type: 'integer', nullable: true })
+  promptMessagesSince!: number | null;
   /** mcp.md §1: the thread-level `mcpServers` (JSON, unmasked), null when none were given. */
   @Column({ name: 'mcp_servers_json', type: 'text', nullable: true })
   mcpServersJson!: string | null;

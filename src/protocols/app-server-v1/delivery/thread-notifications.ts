@@ -16,7 +16,7 @@ import type { ServerNotificationMethod } from '../registry';
 import type { ThreadEventBus } from '../../../core/events/thread-event-bus';
 import { ThreadEventLog } from '../../../core/events/thread-event-log';
 import { SubscriberStream, type ThreadNotification } from './subscriber-stream';
-import { ThreadSubscriptions } from '../../../core/threads/thread-subscriptions';
+import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 
 interface ThreadChannel {
   readonly log: ThreadEventLog<ThreadNotification>;

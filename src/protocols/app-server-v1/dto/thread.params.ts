@@ -112,3 +112,9 @@ export class ThreadForkParamsDto implements ThreadForkRequest {
   @OptionalObject()
   metadata?: Record<string, unknown>;
 }
+
+/** history.md §1. */
+export class ThreadCompactParamsDto {
+  @RequiredString()
+  threadId!: string;
+}

@@ -1,13 +1,18 @@
 /**
- * `turn/*` handlers (protocol.md §3.9–§3.12). turn/start responds, then broadcasts
+ * `turn/*` handlers (protocol.md §3.9–§3.12) and `thread/compact`, which starts a turn (history.md §1). turn/start responds, then broadcasts
  * `thread/status/changed(running)` and `turn/started` and starts forwarding; turn/interrupt
  * responds, then broadcasts the `approval/resolved` of the approvals it resolved (§7.5).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
-import type { TurnControlParamsDto, TurnInterruptParamsDto, TurnStartParamsDto } from '../dto';
+import type {
+  ThreadCompactParamsDto,
+  TurnControlParamsDto,
+  TurnInterruptParamsDto,
+  TurnStartParamsDto,
+} from '../dto';
 import { RpcContext } from '../rpc-context';
-import type { TurnCancellation, TurnQueued, TurnStart } from '../../../core/model/types';
+import type { TurnCancellation, TurnCompaction, TurnQueued, TurnStart } from '../../../core/model/types';
 import { TurnsService } from '../../../core/turns/turns.service';
 
 @Injectable()
@@ -17,6 +22,14 @@ export class TurnsHandlers {
   @RpcMethod('turn/start')
   async start(params: TurnStartParamsDto, ctx: RpcContext): Promise<TurnStart> {
     const { response, begin } = await this.turns.start(params, ctx.connectionId);
+    ctx.afterResponse(begin);
+    return response;
+  }
+
+  /** history.md §1: a compaction turn; its notifications follow the response like turn/start's. */
+  @RpcMethod('thread/compact')
+  async compact(params: ThreadCompactParamsDto, ctx: RpcContext): Promise<TurnCompaction> {
+    const { response, begin } = await this.turns.compact(params.threadId, ctx.connectionId);
     ctx.afterResponse(begin);
     return response;
   }

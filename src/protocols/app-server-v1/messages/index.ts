@@ -63,6 +63,7 @@ export const MESSAGE_DEFINITIONS = {
   SchemaExportResponse: results.SchemaExportResponse,
   ThreadMetadataUpdateResponse: results.ThreadMetadataUpdateResponse,
   ThreadForkResponse: results.ThreadForkResponse,
+  ThreadCompactResponse: results.ThreadCompactResponse,
   ThreadStartedParams: notifications.ThreadStartedParams,
   ThreadArchivedParams: notifications.ThreadArchivedParams,
   ThreadClosedParams: notifications.ThreadClosedParams,

@@ -13,6 +13,7 @@ import {
   threadSummaryShape,
   threadUnsubscriptionShape,
   turnCancellationShape,
+  turnCompactionShape,
   turnQueuedShape,
   turnStartShape,
 } from '../../../core/model/data-types';
@@ -76,5 +77,7 @@ export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse
 /** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
 export const ThreadForkResponse = define('ThreadForkResponse', threadForkShape);
 
+/** `thread/compact`: the compaction turn just started (history.md §1). */
+export const ThreadCompactResponse = define('ThreadCompactResponse', turnCompactionShape);
 /** mcp.md §5. */
 export const McpServerListResponse = define('McpServerListResponse', mcpServerListShape);

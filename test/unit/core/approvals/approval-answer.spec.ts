@@ -1,10 +1,10 @@
 import {
   APPROVAL_REASONS,
-  approvalResolvedParams,
   decisionFromAnswer,
   timeoutDecision,
   type ApprovalAnswer,
 } from '../../../../src/core/approvals/approval-answer';
+import { approvalResolvedParams } from '../../../../src/core/approvals/approval-projection';
 import type { ApprovalDecision } from '../../../../src/runtime/approvals/types';
 
 describe('decisionFromAnswer (protocol.md §9.4)', () => {

@@ -90,4 +90,13 @@ describe('prepareRunConfig (protocol.md §10.2)', () => {
         .approvalPolicy,
     ).toBe('on-request');
   });
+
+  it('passes the stored prompt-size figure with the stored history only (history.md §1)', () => {
+    const promptSize = { promptTokens: 1234, messagesSince: 1 };
+    expect(prepareRunConfig({}, context({ promptSize })).config.promptSize).toEqual(promptSize);
+    expect(prepareRunConfig({}, context()).config).not.toHaveProperty('promptSize');
+    // A host history is not the stored one: the stored figure does not describe it.
+    const own = prepareRunConfig({ initialMessages: [] }, context({ promptSize })).config;
+    expect(own).not.toHaveProperty('promptSize');
+  });
 });

@@ -43,7 +43,8 @@ describe('AppServerStore schema and connection settings', () => {
         'InitialSchema1780000000000',
         'TurnOwnershipHardening1780000000001',
         'ThreadForkOrigin1780000001400',
-        'ThreadMcpServers1780000001500',
+        'ContextCompaction1780000001500',
+        'ThreadMcpServers1780000001600',
       ]);
     } finally {
       await store.close();

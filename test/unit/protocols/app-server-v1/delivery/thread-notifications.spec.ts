@@ -5,7 +5,7 @@
 import { ConnectionRegistry } from '../../../../../src/rpc/connection-registry';
 import { Notifier } from '../../../../../src/protocols/app-server-v1/notifier';
 import { ThreadNotifications } from '../../../../../src/protocols/app-server-v1/delivery/thread-notifications';
-import { ThreadSubscriptions } from '../../../../../src/core/threads/thread-subscriptions';
+import { ThreadSubscriptions } from '../../../../../src/core/events/thread-subscriptions';
 import { Connection } from '../../../../../src/rpc/connection';
 
 interface Received {

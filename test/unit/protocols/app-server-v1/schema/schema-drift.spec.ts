@@ -34,7 +34,8 @@ const SPEC_NAMES = [
   'ServerRequest',
   'ThreadArchiveResponse',
   'ThreadListResponse',
-  // history.md §2, §3
+  // history.md §1, §2, §3
+  'ThreadCompactResponse',
   'ThreadForkResponse',
   'ThreadMetadataUpdateResponse',
   'ThreadReadResponse',
@@ -52,7 +53,7 @@ describe('committed schema files', () => {
 
   it('publishes exactly the 26 names of §11.2 plus the history.md results and mcp.md §5 (no TurnStartParams, no turn/resume types)', () => {
     expect([...SCHEMA_NAMES].sort()).toEqual([...SPEC_NAMES].sort());
-    expect(SCHEMA_NAMES).toHaveLength(29);
+    expect(SCHEMA_NAMES).toHaveLength(30);
   });
 
   it('has exactly the generated JSON file names', () => {

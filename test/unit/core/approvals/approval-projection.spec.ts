@@ -2,9 +2,9 @@ import {
   approvalPreview,
   approvalResolvedFromEvent,
   decisionFromResolvedEvent,
-} from '../../../../src/core/turns/approval-projection';
+} from '../../../../src/core/approvals/approval-projection';
 import type { RunEventOf } from '../../../../src/runtime/events/types';
-import { RunEventFactory } from './projector-test-support';
+import { RunEventFactory } from '../turns/projector-test-support';
 
 describe('approvalPreview (protocol.md §9.3)', () => {
   it.each<[string, string, Record<string, unknown>, string]>([

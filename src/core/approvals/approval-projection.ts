@@ -1,6 +1,8 @@
 /** Approval texts and params derived from runtime approval events (protocol.md §4.11, §4.12, §9.3). */
 import type { RunEventOf } from '../../runtime/events/types';
+import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
 import type { ApprovalDecisionValue, ApprovalResolvedParams } from '../model/types';
+import type { ApprovalIdentity } from './approval-answer';
 
 export const APPROVAL_PREVIEW_MAX_CODE_POINTS = 200;
 
@@ -49,17 +51,40 @@ export interface ApprovalDecisionMembers {
   metadata?: Record<string, unknown>;
 }
 
-/**
- * From an `approval_resolved` event (`action`, `metadata.reason`, `metadata.decision_metadata`):
- * reason omitted when empty, metadata omitted when absent or `{}`.
- */
-export function decisionFromResolvedEvent(event: RunEventOf<'approval_resolved'>): ApprovalDecisionMembers {
-  const members: ApprovalDecisionMembers = { decision: event.action as ApprovalDecisionValue };
-  const reason = event.metadata?.reason;
-  if (typeof reason === 'string' && reason.length > 0) members.reason = reason;
-  const metadata = event.metadata?.decision_metadata;
-  if (isNonEmptyObject(metadata)) members.metadata = structuredClone(metadata);
+/** Reason omitted when empty, metadata omitted when absent or `{}` (protocol.md §4.12). */
+export function decisionMembers(decision: ApprovalDecision): ApprovalDecisionMembers {
+  const members: ApprovalDecisionMembers = { decision: decision.action as ApprovalDecisionValue };
+  if (decision.reason !== undefined && decision.reason.length > 0) members.reason = decision.reason;
+  if (isNonEmptyObject(decision.metadata)) members.metadata = structuredClone(decision.metadata);
   return members;
+}
+
+/** The decision an `approval_resolved` event carries (`action`, `metadata.reason`, `metadata.decision_metadata`). */
+export function decisionOfResolvedEvent(event: RunEventOf<'approval_resolved'>): ApprovalDecision {
+  const reason = event.metadata?.reason;
+  const metadata = event.metadata?.decision_metadata;
+  return {
+    action: event.action as ApprovalAction,
+    reason: typeof reason === 'string' ? reason : undefined,
+    metadata: isObject(metadata) ? metadata : undefined,
+  };
+}
+
+export function decisionFromResolvedEvent(event: RunEventOf<'approval_resolved'>): ApprovalDecisionMembers {
+  return decisionMembers(decisionOfResolvedEvent(event));
+}
+
+/** The `approval/resolved` params of one request and its decision — whoever resolved it. */
+export function approvalResolvedParams(
+  identity: ApprovalIdentity,
+  decision: ApprovalDecision,
+): ApprovalResolvedParams {
+  return {
+    threadId: identity.threadId,
+    turnId: identity.turnId,
+    requestId: identity.requestId,
+    ...decisionMembers(decision),
+  };
 }
 
 /**
@@ -71,7 +96,10 @@ export function approvalResolvedFromEvent(
   turnId: string,
   event: RunEventOf<'approval_resolved'>,
 ): ApprovalResolvedParams {
-  return { threadId, turnId, requestId: event.request_id, ...decisionFromResolvedEvent(event) };
+  return approvalResolvedParams(
+    { threadId, turnId, requestId: event.request_id },
+    decisionOfResolvedEvent(event),
+  );
 }
 
 /** The approval event's `metadata.arguments` when it is an object (fallback when no plan was seen). */

@@ -1,0 +1,30 @@
+/**
+ * What a finished turn does to the thread's stored conversation (protocol.md §8.10, history.md §1).
+ * Pure; shared by the normal finalization and the shutdown write.
+ */
+import type { ConversationWrite } from '../store/records';
+import type { RunResult } from '../../runtime/run-config';
+import { deriveInputText } from './input-text';
+
+/** An agent turn (turn/start, follow-ups) or a compaction turn (thread/compact, history.md §1). */
+export type TurnKind = 'agent' | 'compaction';
+
+/**
+ * A result that compacted replaces the history with `compactedHistory`; otherwise its new messages
+ * are appended. Without a result an agent turn still appends its user message (like a rejected
+ * run); a compaction turn has none. The prompt-size figure follows the result (absent: none).
+ */
+export function conversationChangeOf(
+  result: RunResult | null,
+  input: readonly Record<string, unknown>[],
+  kind: TurnKind,
+): ConversationWrite {
+  if (result === null) {
+    return { messages: kind === 'compaction' ? [] : [{ role: 'user', content: deriveInputText(input) }] };
+  }
+  return {
+    messages: structuredClone(result.newMessages),
+    ...(result.compactedHistory ? { compactedHistory: structuredClone(result.compactedHistory) } : {}),
+    ...(result.promptSize ? { promptSize: { ...result.promptSize } } : {}),
+  };
+}
