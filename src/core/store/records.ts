@@ -7,7 +7,7 @@ import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { Message } from '../../runtime/messages';
 import type { AppItem, AppThread, AppTurn, ThreadStatus, TurnStatus } from '../model/types';
 import type { StoredReplayWindow } from './item-replay';
-import { maskMcpServers } from '../mcp/secret-mask';
+import { maskMcpServers } from '../model/mcp-secret-mask';
 
 /** A stored thread; its reported status (§8.1) also depends on in-memory state, see `toAppThread`. */
 export interface StoredThread {

@@ -8,7 +8,7 @@ import { newItemId, newThreadId, newTurnId } from '../ids';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { completeReplay } from '../store/item-replay';
 import { toAppThread, type StoredThread } from '../store/records';
-import { maskMcpServers } from '../mcp/secret-mask';
+import { maskMcpServers } from '../model/mcp-secret-mask';
 import { DomainErrors } from '../domain-error';
 import type {
   AppThread,

@@ -1,4 +1,4 @@
-import { maskMcpServers } from '../../../../src/core/mcp/secret-mask';
+import { maskMcpServers } from '../../../../src/core/model/mcp-secret-mask';
 
 describe('maskMcpServers (mcp.md §1)', () => {
   it('replaces every env and headers value with "***" and keeps everything else', () => {
