@@ -279,3 +279,20 @@ export const errorWarningShape = object({
   code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up']),
   message: string(),
 });
+
+/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (§4.8 v1.1). */
+export const agentMessageDeltaShape = object({
+  ...appItemMembers,
+  type: literal('agentMessage'),
+  status: literal('inProgress'),
+  payload: object({ text: string() }),
+  delta: string(),
+});
+
+/** `item/toolCall/delta`: the toolCall item right after its `item/started`, plus its arguments (§4.9). */
+export const toolCallDeltaShape = object({
+  ...appItemMembers,
+  type: literal('toolCall'),
+  status: literal('inProgress'),
+  delta: jsonObject(),
+});
