@@ -123,6 +123,7 @@ describe('tool calls cannot escape the workspace', () => {
       'setsid sleep 1000 >/dev/null 2>&1 &',
       '(sleep 1000 &) ; sleep 0.1',
       'sleep 1000 & disown',
+      'env -i setsid sleep 1000 >/dev/null 2>&1 &',
     ];
     const pidFile = join(sandbox.workspace, 'pids');
     const calls = detachers.map((command) => ({
