@@ -286,6 +286,23 @@ export const errorWarningShape = object({
   message: string(),
 });
 
+/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (§4.8 v1.1). */
+export const agentMessageDeltaShape = object({
+  ...appItemMembers,
+  type: literal('agentMessage'),
+  status: literal('inProgress'),
+  payload: object({ text: string() }),
+  delta: string(),
+});
+
+/** `item/toolCall/delta`: the toolCall item right after its `item/started`, plus its arguments (§4.9). */
+export const toolCallDeltaShape = object({
+  ...appItemMembers,
+  type: literal('toolCall'),
+  status: literal('inProgress'),
+  delta: jsonObject(),
+});
+
 // mcp.md §5: one server of `mcpServer/list`.
 export const mcpServerInfoShape = object({
   name: string(),

@@ -55,6 +55,8 @@ export type TurnCancellation = Infer<typeof data.turnCancellationShape>;
 /** The event types keep the names of the notifications that carry them verbatim (protocol.md §4). */
 export type TurnCompletedParams = Infer<typeof data.turnCompletionShape>;
 export type ApprovalRequestParams = Infer<typeof data.approvalRequestShape>;
+export type AgentMessageDeltaParams = Infer<typeof data.agentMessageDeltaShape>;
+export type ToolCallDeltaParams = Infer<typeof data.toolCallDeltaShape>;
 export type ApprovalResolvedParams = Infer<typeof data.approvalResolutionShape>;
 export type ErrorWarningParams = Infer<typeof data.errorWarningShape>;
 

@@ -1,12 +1,15 @@
 /** What the run projector asks its caller to do, in order: persist item states, send notifications. */
 import type { ItemVersion } from '../store/records';
 import type { Message } from '../../runtime/messages';
-import type { AppItem, ApprovalRequestParams, ErrorWarningParams } from '../model/types';
+import type {
+  AgentMessageDeltaParams,
+  AppItem,
+  ApprovalRequestParams,
+  ErrorWarningParams,
+  ToolCallDeltaParams,
+} from '../model/types';
 
-/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (protocol.md §4.8 v1.1). */
-export type AgentMessageDeltaParams = Omit<AppItem, 'payload'> & { payload: { text: string }; delta: string };
-/** `item/toolCall/delta`: the item right after `item/started` plus its arguments (protocol.md §4.9). */
-export type ToolCallDeltaParams = AppItem & { delta: Record<string, unknown> };
+export type { AgentMessageDeltaParams, ToolCallDeltaParams };
 
 export type ProjectedNotification =
   | { method: 'item/started'; params: AppItem }

@@ -304,7 +304,14 @@ export class RunProjector {
     const { payload: _accumulated, ...identity } = live.item;
     this.notify(out, {
       method: 'item/agentMessage/delta',
-      params: { ...identity, payload: { text: event.delta }, delta: event.delta },
+      // type and status are restated with their (unchanged) values, so the delta's type is exact.
+      params: {
+        ...identity,
+        type: 'agentMessage',
+        status: 'inProgress',
+        payload: { text: event.delta },
+        delta: event.delta,
+      },
     });
   }
 
@@ -370,7 +377,12 @@ export class RunProjector {
     this.notify(out, { method: 'item/started', params: item });
     this.notify(out, {
       method: 'item/toolCall/delta',
-      params: { ...structuredClone(item), delta: structuredClone(event.arguments) },
+      params: {
+        ...structuredClone(item),
+        type: 'toolCall',
+        status: 'inProgress',
+        delta: structuredClone(event.arguments),
+      },
     });
   }
 

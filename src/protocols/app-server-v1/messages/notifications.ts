@@ -6,14 +6,15 @@ import {
   AppThread,
   ApprovalDecision,
   ThreadStatus,
-  appItemMembers,
+  agentMessageDeltaShape,
   approvalRequestShape,
   approvalResolutionShape,
   errorWarningShape,
   threadArchivalShape,
+  toolCallDeltaShape,
   turnCompletionShape,
 } from '../../../core/model/data-types';
-import { define, jsonObject, literal, object, optional, string } from '../../../core/model/schema-dsl';
+import { define, jsonObject, object, optional, string } from '../../../core/model/schema-dsl';
 
 export { ThreadStartedParams } from './results';
 
@@ -37,27 +38,10 @@ export const TurnStartedParams = define(
 export const TurnCompletedParams = define('TurnCompletedParams', turnCompletionShape);
 
 /** The agentMessage item's identity and state with the appended chunk only, never the accumulated text (§4.8 v1.1). */
-export const AgentMessageDeltaParams = define(
-  'AgentMessageDeltaParams',
-  object({
-    ...appItemMembers,
-    type: literal('agentMessage'),
-    status: literal('inProgress'),
-    payload: object({ text: string() }),
-    delta: string(),
-  }),
-);
+export const AgentMessageDeltaParams = define('AgentMessageDeltaParams', agentMessageDeltaShape);
 
 /** The toolCall item right after its `item/started`, plus its arguments (§4.9). */
-export const ToolCallDeltaParams = define(
-  'ToolCallDeltaParams',
-  object({
-    ...appItemMembers,
-    type: literal('toolCall'),
-    status: literal('inProgress'),
-    delta: jsonObject(),
-  }),
-);
+export const ToolCallDeltaParams = define('ToolCallDeltaParams', toolCallDeltaShape);
 
 /** Params of `approval/requested` and of the `approval/request` server request (§4.11, §4.14). */
 export const ApprovalRequestParams = define('ApprovalRequestParams', approvalRequestShape);

@@ -3,13 +3,15 @@
  * that left its process group or session (`setsid`, `nohup … &`, double forks) and were reparented
  * once their parent exited, so a walk by parent pid alone would miss them. Each command gets a
  * random marker variable in its environment; every descendant inherits it (environments survive
- * fork and exec), and `/proc/<pid>/environ` shows it. A scan kills the command's group, then every
- * process carrying the marker or descending by ppid from one that does, and repeats until a scan
- * finds none (a process forking while being killed shows up in the next round). Linux only: where
- * `/proc` is missing, only the process group is killed.
+ * fork and exec), and `/proc/<pid>/environ` shows it. `env -i` clears an environment, so each
+ * command also inherits an open descriptor of its own anchor file, which `/proc/<pid>/fd` shows
+ * (a process would have to close a descriptor it does not know about to lose it). A scan kills the
+ * command's group, then every process carrying either mark or descending by ppid from one that
+ * does, and repeats until a scan finds none (a process forking while being killed shows up in the
+ * next round). Linux only: where `/proc` is missing, only the process group is killed.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export const PROCESS_MARKER_VARIABLE = 'VV_BASH_CALL_MARKER';
 const MAX_KILL_ROUNDS = 20;
@@ -24,10 +26,39 @@ interface ProcEntry {
   marked: boolean;
 }
 
-function parseEntry(pid: number, stat: string, environ: string, marker: string): ProcEntry | null {
+interface Marks {
+  /** `NAME=value` of the marker variable. */
+  variable: string;
+  /** Path of the anchor file every descendant holds open; undefined when there is none. */
+  anchorPath: string | undefined;
+}
+
+function parseEntry(
+  pid: number,
+  stat: string,
+  environ: string,
+  marks: Marks,
+  holdsAnchor: (pid: number) => boolean,
+): ProcEntry | null {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields.length < 2 || fields[0] === 'Z') return null;
-  return { pid, ppid: Number(fields[1]), marked: environ.split('\0').includes(marker) };
+  const marked = pid !== process.pid && (environ.split('\0').includes(marks.variable) || holdsAnchor(pid));
+  return { pid, ppid: Number(fields[1]), marked };
+}
+
+function holdsAnchorSync(pid: number, anchorPath: string | undefined): boolean {
+  if (anchorPath === undefined) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === anchorPath;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** Pids carrying the marker plus everything below them by parent pid. */
@@ -50,21 +81,41 @@ function numericEntries(names: string[]): number[] {
   return names.filter((name) => /^\d+$/.test(name)).map(Number);
 }
 
-async function scan(marker: string): Promise<number[]> {
+async function heldAnchors(pids: number[], anchorPath: string | undefined): Promise<Set<number>> {
+  const holders = new Set<number>();
+  if (anchorPath === undefined) return holders;
+  await Promise.all(
+    pids.map(async (pid) => {
+      const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+      for (const fd of fds) {
+        const target = await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+        if (target === anchorPath) {
+          holders.add(pid);
+          return;
+        }
+      }
+    }),
+  );
+  return holders;
+}
+
+async function scan(marks: Marks): Promise<number[]> {
   const names = await fs.readdir('/proc').catch(() => [] as string[]);
+  const pids = numericEntries(names);
+  const holders = await heldAnchors(pids, marks.anchorPath);
   const entries = await Promise.all(
-    numericEntries(names).map(async (pid) => {
+    pids.map(async (pid) => {
       const [stat, environ] = await Promise.all([
         fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''),
         fs.readFile(`/proc/${pid}/environ`, 'latin1').catch(() => ''),
       ]);
-      return parseEntry(pid, stat, environ, marker);
+      return parseEntry(pid, stat, environ, marks, (candidate) => holders.has(candidate));
     }),
   );
   return selectTree(entries.filter((entry): entry is ProcEntry => entry !== null));
 }
 
-function scanSync(marker: string): number[] {
+function scanSync(marks: Marks): number[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -78,7 +129,8 @@ function scanSync(marker: string): number[] {
         pid,
         readFileSync(`/proc/${pid}/stat`, 'utf8'),
         readFileSync(`/proc/${pid}/environ`, 'latin1'),
-        marker,
+        marks,
+        (candidate) => holdsAnchorSync(candidate, marks.anchorPath),
       );
       if (entry) entries.push(entry);
     } catch {
@@ -100,13 +152,19 @@ export interface TrackedCommand {
   /** Leader of the command's process group. */
   pgid: number | undefined;
   marker: string;
+  /** A file the command holds open on an inherited descriptor (the mark `env -i` cannot clear). */
+  anchorPath?: string;
+}
+
+function marksOf(command: TrackedCommand): Marks {
+  return { variable: `${PROCESS_MARKER_VARIABLE}=${command.marker}`, anchorPath: command.anchorPath };
 }
 
 /** SIGKILL to the group and to every marked process, until a scan finds none. */
 export async function killCommandTree(command: TrackedCommand): Promise<void> {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-    const pids = await scan(`${PROCESS_MARKER_VARIABLE}=${command.marker}`);
+    const pids = await scan(marksOf(command));
     if (pids.length === 0) return;
     pids.forEach(killQuietly);
   }
@@ -116,7 +174,7 @@ export async function killCommandTree(command: TrackedCommand): Promise<void> {
 export function killCommandTreeSync(command: TrackedCommand): void {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-    const pids = scanSync(`${PROCESS_MARKER_VARIABLE}=${command.marker}`);
+    const pids = scanSync(marksOf(command));
     if (pids.length === 0) return;
     pids.forEach(killQuietly);
   }

@@ -8,8 +8,9 @@
  * every process it started is killed (process-tree.ts), so nothing outlives the call.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { constants as osConstants } from 'node:os';
+import { closeSync, createWriteStream, openSync, rmSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { commandEnvironment } from './shell-environment';
 import {
@@ -57,22 +58,53 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return 128 + (signal !== null ? (osConstants.signals[signal] ?? 0) : 0);
 }
 
+/** The command's anchor file, open for the child to inherit; null when it cannot be created. */
+function openAnchor(
+  marker: string,
+): { path: string; fd: number; handedOver(): void; release(): void } | null {
+  const path = join(tmpdir(), `vv-bash-anchor-${marker}`);
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    let open = true;
+    const close = (): void => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    return {
+      path,
+      fd,
+      // The child has its own copy now; the server must not hold the mark itself.
+      handedOver: close,
+      release: () => {
+        close();
+        rmSync(path, { force: true });
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
 export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   if (request.signal.aborted) return { kind: 'cancelled' };
   const limit = request.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
   const marker = newProcessMarker();
+  const anchor = openAnchor(marker);
   let child;
   try {
     child = spawn('bash', ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script], {
       cwd: request.cwd,
       detached: true,
-      stdio: ['pipe', 'pipe', 'ignore'],
+      // fd 3: the anchor descriptor every descendant inherits (see process-tree.ts).
+      stdio: ['pipe', 'pipe', 'ignore', anchor?.fd ?? 'ignore'],
       env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
   } catch (error) {
+    anchor?.release();
     return { kind: 'spawn_failed', error: error as Error };
   }
-  const tracked: TrackedCommand = { pgid: child.pid, marker };
+  anchor?.handedOver();
+  const tracked: TrackedCommand = { pgid: child.pid, marker, anchorPath: anchor?.path };
   const untrack = trackCommand(tracked);
 
   const capture = createWriteStream(request.capturePath);
@@ -129,6 +161,7 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   // Background children (`&`, `setsid`, `nohup`) would otherwise keep running and keep the pipe open.
   await killCommandTree(tracked);
   untrack();
+  anchor?.release();
   // A process that escaped the scan (e.g. `env -i`) could hold the pipe open forever: stop reading.
   const drainTimer = setTimeout(() => stdout?.destroy(), OUTPUT_DRAIN_MS);
   await outputEnded;

@@ -89,6 +89,18 @@ describe('bash hardening', () => {
     expect(await aliveAfterSettling(pids)).toEqual([]);
   });
 
+  it('kills a child that cleared its environment and left the session (env -i setsid)', async () => {
+    const command = [
+      "env -i setsid bash -c 'echo $$ >> pids; exec sleep 1000' >/dev/null 2>&1 &",
+      'sleep 0.3; echo started',
+    ].join('\n');
+    const result = await bash({ command });
+    expect(result.content).toBe('started\n');
+    const pids = (await ws.read('pids')).toString().trim().split('\n').map(Number);
+    expect(pids).toHaveLength(1);
+    expect(await aliveAfterSettling(pids)).toEqual([]);
+  });
+
   it('kills setsid children on timeout too', async () => {
     const result = await bash({ command: 'setsid sleep 1000 & echo $! > pid; sleep 1000', timeout: 1 });
     expect(result.error_code).toBe('command_timeout');
