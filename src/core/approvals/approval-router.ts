@@ -1,13 +1,13 @@
 /**
- * The approval route (protocol.md §9.2–§9.5): sends `approval/request` to the turn owner, owns the
- * approval timer, and resolves each request exactly once — by the owner's answer,
- * `approval/resolve`, timer expiry, owner disconnect, `turn/interrupt`, shutdown, or the runtime
+ * The approval route (protocol.md §9.2–§9.5), the one owner of the server's approval state: the
+ * pending requests, their timers, the `allow_session` grants and the providers that read them. It
+ * asks the turn owner (through the ApprovalChannel) and resolves each request exactly once — by
+ * the owner's answer, `approval/resolve`, timer expiry, owner disconnect, `turn/interrupt`, shutdown, or the runtime
  * itself. Resolving withdraws the server request, stops the timer, hands the decision to the run
  * (`RunHandle.approve`) and broadcasts `approval/resolved` exactly once; the turn forwarder waits
  * for that broadcast before it completes the approval item (§7.5 approval order).
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApprovalDecision } from '../../runtime/approvals/types';
 import type { RunEventOf } from '../../runtime/events/types';
 import type { RunHandle } from '../../runtime/run-config';
 import { causeMessage } from '../../runtime/cause-message';
@@ -18,6 +18,9 @@ import { ServerLifecycle } from '../lifecycle/server-lifecycle';
 import { approvalResolvedFromEvent, approvalResolvedParams } from './approval-projection';
 import { APPROVAL_REASONS, decisionFromAnswer, timeoutDecision } from './approval-answer';
 import { SessionGrants } from './session-grants';
+import { ServerApprovalProvider } from './server-approval-provider';
+import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
+import type { ApprovalDecision, ApprovalProvider } from '../../runtime/approvals/types';
 
 /** What the route needs of a turn. */
 export interface ApprovalTurn {
@@ -56,13 +59,26 @@ interface PendingApproval {
 export class ApprovalRouter {
   private readonly logger = new Logger('ApprovalRouter');
   private readonly pending = new Map<string, PendingApproval>();
+  /** The `allow_session` grants; only the route records them, only its providers read them. */
+  private readonly grants = new SessionGrants();
 
   constructor(
     @Inject(APPROVAL_CHANNEL) private readonly channel: ApprovalChannel,
     @Inject(ServerLifecycle) private readonly lifecycle: ServerLifecycle,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
-    @Inject(SessionGrants) private readonly grants: SessionGrants,
   ) {}
+
+  /**
+   * What a run of this thread decides approvals with when the host sets nothing else: a provider
+   * that asks unless the thread holds a session grant, and a fresh broker the route hands its
+   * decisions to (through `RunHandle.approve`).
+   */
+  approvalsForRun(threadId: string): { approvalProvider: ApprovalProvider; approvalBroker: ApprovalBroker } {
+    return {
+      approvalProvider: new ServerApprovalProvider(threadId, this.grants),
+      approvalBroker: new ApprovalBroker(),
+    };
+  }
 
   /**
    * §9.2 step 2, right after `approval/requested` was broadcast: the server request to the owner

@@ -2,9 +2,6 @@
  * `allow_session` grants (protocol.md §9.6): a tool name on a thread, for the life of this
  * process. In memory only; grants never cross threads and are lost on restart.
  */
-import { Injectable } from '@nestjs/common';
-
-@Injectable()
 export class SessionGrants {
   private readonly toolsByThread = new Map<string, Set<string>>();
 

@@ -6,13 +6,11 @@
  * holds a running turn of the thread, e.g. written by another server on the same file).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
 import type { RunConfig, RunHandle } from '../../runtime/run-config';
 import type { Agent } from '../../runtime/agent';
 import { TURN_DEFAULTS, type TurnDefaults } from './turn-defaults';
 import { newItemId, newTurnId } from '../ids';
-import { ServerApprovalProvider } from '../approvals/server-approval-provider';
-import { SessionGrants } from '../approvals/session-grants';
+import { ApprovalRouter } from '../approvals/approval-router';
 import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ThreadHasActiveTurnError } from '../store/turn-conflict';
@@ -48,7 +46,7 @@ export class TurnLauncher {
     @Inject(APP_SERVER_HOST) private readonly host: AppServerHost,
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ThreadChangeCounters) private readonly counters: ThreadChangeCounters,
-    @Inject(SessionGrants) private readonly grants: SessionGrants,
+    @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(McpServers) private readonly mcp: McpServers,
   ) {}
 
@@ -87,8 +85,7 @@ export class TurnLauncher {
       promptSize: stored.promptSize,
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
-      approvalProvider: new ServerApprovalProvider(threadId, this.grants),
-      approvalBroker: new ApprovalBroker(),
+      ...this.approvals.approvalsForRun(threadId),
     });
 
     // mcp.md §2: the turn's MCP servers start before its first model call; failures only warn.

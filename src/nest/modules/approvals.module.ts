@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ThreadStateModule } from './thread-state.module';
 import { ApprovalRouter } from '../../core/approvals/approval-router';
 import { ApprovalsHandlers } from '../../protocols/app-server-v1/handlers/approvals.handlers';
-import { SessionGrants } from '../../core/approvals/session-grants';
 import { APPROVAL_CHANNEL } from '../../core/approvals/approval-channel';
 import { ApprovalRequestChannel } from '../../protocols/app-server-v1/delivery/approval-request-channel';
 
@@ -11,10 +10,9 @@ import { ApprovalRequestChannel } from '../../protocols/app-server-v1/delivery/a
   imports: [ThreadStateModule],
   providers: [
     ApprovalsHandlers,
-    SessionGrants,
     { provide: APPROVAL_CHANNEL, useClass: ApprovalRequestChannel },
     ApprovalRouter,
   ],
-  exports: [SessionGrants, ApprovalRouter],
+  exports: [ApprovalRouter],
 })
 export class ApprovalsModule {}
