@@ -6,6 +6,7 @@
  */
 import {
   Inject,
+  Logger,
   Module,
   type DynamicModule,
   type OnModuleInit,
@@ -32,6 +33,7 @@ import { McpModule } from './modules/mcp.module';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import { APP_SERVER_V1_HANDLERS } from '../protocols/app-server-v1/handlers';
 import { collectHandlers } from '../protocols/app-server-v1/handlers/rpc-method';
+import { reapOrphanedCommands } from '../runtime/tools/builtins/orphaned-commands';
 
 /**
  * The domain modules, each a set of services and `@RpcMethod` handler classes. Persistence, threads, turns,
@@ -83,6 +85,14 @@ export class AppServerModule implements OnModuleInit {
     this.moduleRef
       .get(AppServerCore, { strict: false })
       .setHandlerLookup((method) => table.get(method) ?? null);
+    // Shell commands a killed predecessor left running are stopped (in the background: the anchors
+    // of this server name a live owner, so its own commands are never touched).
+    void reapOrphanedCommands()
+      .then((reaped) => {
+        if (reaped > 0)
+          new Logger('AppServer').warn(`stopped the shell commands of ${reaped} dead server run(s)`);
+      })
+      .catch(() => undefined);
   }
 
   static forRoot(options: AppServerModuleOptions): DynamicModule {

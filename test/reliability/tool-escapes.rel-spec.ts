@@ -147,4 +147,33 @@ describe('tool calls cannot escape the workspace', () => {
     );
     expect(pids.length).toBeGreaterThanOrEqual(detachers.length);
   });
+
+  it('stops the shell commands of a SIGKILLed server when the next server starts', async () => {
+    const pidFile = join(sandbox.workspace, 'orphan.pid');
+    sandbox.model.enqueue(
+      assistantReply([
+        {
+          id: 'call_long',
+          name: 'bash',
+          arguments: { command: 'sleep 1000 & echo $! > orphan.pid; sleep 1000' },
+        },
+      ]),
+    );
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'run long' }] });
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(pidFile) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await session.kill();
+    expect(isAlive(pid)).toBe(true); // nothing in a SIGKILLed process can stop it
+
+    const successor = sandbox.spawn({ args: ['--approval-policy', 'never'] });
+    await successor.initialize();
+    const settled = Date.now() + 5_000;
+    while (isAlive(pid) && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 50));
+    const alive = isAlive(pid);
+    if (alive) process.kill(pid, 'SIGKILL');
+    expectAttacksHeld(SUITE, 'shell children of a SIGKILLed server', { escapes: Number(alive) });
+  });
 });

@@ -6,6 +6,7 @@ import { errors } from './errors';
 import { reconnectAfterItemId } from './reconnect-after-item-id';
 import { steerFollowUpInterrupt } from './steer-follow-up-interrupt';
 import { threadCompact } from './thread-compact';
+import { threadForkMetadata } from './thread-fork-metadata';
 import { threadLifecycle } from './thread-lifecycle';
 import { turnFinishAndReplay } from './turn-finish-and-replay';
 
@@ -17,5 +18,6 @@ export const SCENARIOS: readonly Scenario[] = [
   reconnectAfterItemId,
   threadLifecycle,
   threadCompact,
+  threadForkMetadata,
   errors,
 ];

@@ -24,7 +24,7 @@ export {
   type RecoveredTurn,
   type RecoveryEnvironment,
 } from './restart-recovery';
-export { ownProcessToken, processStartToken } from './process-identity';
+export { ownProcessToken, processStartToken } from '../../runtime/process-identity';
 export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from './store-errors';
 export {
   toAppThread,

@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { findTurnVersions, maxChangeSeq, upsertItem } from './item.repository';
-import { processStartToken } from './process-identity';
+import { processStartToken } from '../../runtime/process-identity';
 import type { StoreExecutor } from './store-executor';
 import type { TurnOwnership } from '../../core/store/records';
 import { completeTurn, findRunningTurns } from './turn.repository';

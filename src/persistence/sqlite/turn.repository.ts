@@ -5,7 +5,7 @@ import type { AppTurn, TurnStatus } from '../../core/model/types';
 import { TurnEntity } from './entities';
 import type { PreparedStatements } from './prepared-statements';
 import type { StoreExecutor } from './store-executor';
-import { ownProcessToken } from './process-identity';
+import { ownProcessToken } from '../../runtime/process-identity';
 import { parseJsonObject, parseJsonObjectArray } from './stored-json';
 import type { TurnOwnership } from '../../core/store/records';
 import type { NewTurn, TurnCompletion } from '../../core/store/records';

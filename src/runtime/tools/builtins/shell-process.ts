@@ -13,6 +13,7 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { commandEnvironment } from './shell-environment';
+import { anchorFileName } from './orphaned-commands';
 import {
   killCommandTree,
   newProcessMarker,
@@ -62,7 +63,7 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 function openAnchor(
   marker: string,
 ): { path: string; fd: number; handedOver(): void; release(): void } | null {
-  const path = join(tmpdir(), `vv-bash-anchor-${marker}`);
+  const path = join(tmpdir(), anchorFileName(marker));
   try {
     const fd = openSync(path, 'wx', 0o600);
     let open = true;

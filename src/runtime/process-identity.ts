@@ -1,8 +1,9 @@
 /**
- * An owner token for running turns that a later process cannot share (issue 12 item 11): the boot
- * id and the process's start time in clock ticks since boot, both from procfs. A pid alone is
- * reused after the owner dies, which left crashed turns `running` forever; a reused pid has a
- * different start time. Null where procfs is unavailable (restart recovery then trusts the pid).
+ * An owner token a later process cannot share (issue 12 items 7 and 11: the owner of running turns
+ * and of shell commands): the boot id and the process's start time in clock ticks since boot, both
+ * from procfs. A pid alone is reused after the owner dies, which left crashed turns `running`
+ * forever; a reused pid has a different start time. Null where procfs is unavailable (restart
+ * recovery then trusts the pid).
  */
 import { readFileSync } from 'node:fs';
 
