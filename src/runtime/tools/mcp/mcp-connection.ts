@@ -1,9 +1,7 @@
 /** A connected MCP server: SDK client + transport, its tool list and calls (mcp.md §2, §3). */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpSdk, type McpSdk } from './mcp-sdk';
 import type { McpCallResult } from './call-result';
 import { mcpChildEnvironment } from './child-environment';
 import {
@@ -38,16 +36,24 @@ function stdioTree(): TrackedCommand {
   return { pgid: undefined, marker: newProcessMarker() };
 }
 
-function transportFor(name: string, config: McpServerConfig, tree: TrackedCommand | null): Transport {
+function transportFor(
+  sdk: McpSdk,
+  name: string,
+  config: McpServerConfig,
+  tree: TrackedCommand | null,
+): Transport {
   if (isHttpServer(config)) {
-    return new StreamableHTTPClientTransport(new URL(config.url), {
+    return new sdk.StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: config.headers ?? {} },
     });
   }
-  const transport = new StdioClientTransport({
+  const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: config.args ?? [],
-    env: { ...mcpChildEnvironment(config.env), ...(tree ? { [PROCESS_MARKER_VARIABLE]: tree.marker } : {}) },
+    env: {
+      ...mcpChildEnvironment(sdk.getDefaultEnvironment(), config.env),
+      ...(tree ? { [PROCESS_MARKER_VARIABLE]: tree.marker } : {}),
+    },
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
     stderr: 'pipe',
   });
@@ -71,15 +77,17 @@ export class McpConnection {
     private readonly client: Client,
     public tools: McpToolInfo[],
     private readonly tree: TrackedCommand | null,
+    private readonly sdk: McpSdk,
   ) {}
 
   /** Spawn/connect, `initialize` and `tools/list` (all pages) within `startupTimeoutSec`. */
   static async start(name: string, config: McpServerConfig): Promise<McpConnection> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const sdk = await loadMcpSdk();
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     const timeoutMs = (config.startupTimeoutSec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
     const tree = isHttpServer(config) ? null : stdioTree();
     const untrack = tree ? trackCommand(tree) : () => undefined;
-    const transport = transportFor(name, config, tree);
+    const transport = transportFor(sdk, name, config, tree);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`startup timed out after ${timeoutMs / 1000}s`)), timeoutMs);
@@ -87,7 +95,7 @@ export class McpConnection {
     try {
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), deadline]);
       const tools = await Promise.race([listAllTools(client), deadline]);
-      const connection = new McpConnection(name, config, client, tools, tree);
+      const connection = new McpConnection(name, config, client, tools, tree, sdk);
       connection.untrack = untrack;
       connection.watch();
       return connection;
@@ -109,7 +117,7 @@ export class McpConnection {
     this.client.onclose = () => {
       this.closed = true;
     };
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    this.client.setNotificationHandler(this.sdk.ToolListChangedNotificationSchema, () => {
       this.toolsStale = true;
     });
   }
