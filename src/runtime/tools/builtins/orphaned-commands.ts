@@ -39,10 +39,9 @@ function parseAnchor(directory: string, name: string): Anchor | null {
 
 function ownerIsAlive(anchor: Anchor): boolean {
   if (anchor.ownerPid === process.pid) return true;
-  const token = processStartToken(anchor.ownerPid);
   // Without procfs there is no telling a reused pid apart: leave the anchor alone.
   if (anchor.ownerToken === '-') return true;
-  return token === anchor.ownerToken;
+  return processStartToken(anchor.ownerPid) === anchor.ownerToken;
 }
 
 /**

@@ -4,8 +4,8 @@
  * once their parent exited, so a walk by parent pid alone would miss them. Each command gets a
  * random marker variable in its environment; every descendant inherits it (environments survive
  * fork and exec), and `/proc/<pid>/environ` shows it. `env -i` clears an environment, so each
- * command also inherits an open descriptor of its own anchor file, which `/proc/<pid>/fd` shows
- * (a process would have to close a descriptor it does not know about to lose it). A scan kills the
+ * command also inherits an open descriptor of its own anchor file on fd 3, which `/proc/<pid>/fd/3`
+ * shows (a process would have to close or move a descriptor it does not know about to lose it). A scan kills the
  * command's group, then every process carrying either mark or descending by ppid from one that
  * does, and repeats until a scan finds none (a process forking while being killed shows up in the
  * next round). Linux only: where `/proc` is missing, only the process group is killed.
@@ -46,16 +46,17 @@ function parseEntry(
   return { pid, ppid: Number(fields[1]), marked };
 }
 
+/**
+ * The descriptor number a command inherits its anchor on (stdio slot 3 of the spawn). Only that
+ * slot is looked at: one readlink per process instead of every descriptor of every process, on
+ * the path every bash call ends through.
+ */
+export const ANCHOR_FD = 3;
+
 function holdsAnchorSync(pid: number, anchorPath: string | undefined): boolean {
   if (anchorPath === undefined) return false;
   try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-      try {
-        return readlinkSync(`/proc/${pid}/fd/${fd}`) === anchorPath;
-      } catch {
-        return false;
-      }
-    });
+    return readlinkSync(`/proc/${pid}/fd/${ANCHOR_FD}`) === anchorPath;
   } catch {
     return false;
   }
@@ -86,14 +87,8 @@ async function heldAnchors(pids: number[], anchorPath: string | undefined): Prom
   if (anchorPath === undefined) return holders;
   await Promise.all(
     pids.map(async (pid) => {
-      const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-      for (const fd of fds) {
-        const target = await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
-        if (target === anchorPath) {
-          holders.add(pid);
-          return;
-        }
-      }
+      const target = await fs.readlink(`/proc/${pid}/fd/${ANCHOR_FD}`).catch(() => '');
+      if (target === anchorPath) holders.add(pid);
     }),
   );
   return holders;

@@ -96,7 +96,7 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     child = spawn('bash', ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script], {
       cwd: request.cwd,
       detached: true,
-      // fd 3: the anchor descriptor every descendant inherits (see process-tree.ts).
+      // fd 3 (ANCHOR_FD): the anchor descriptor every descendant inherits (see process-tree.ts).
       stdio: ['pipe', 'pipe', 'ignore', anchor?.fd ?? 'ignore'],
       env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
