@@ -143,9 +143,8 @@ export class ThreadNotifications implements ThreadEventBus {
     return stream;
   }
 
+  /** Every path that closes or detaches a stream removes it from the map, so the size tells. */
   private forgetIfUnused(threadId: string, channel: ThreadChannel): void {
-    for (const [connectionId, stream] of channel.streams)
-      if (stream.isClosed) channel.streams.delete(connectionId);
     if (channel.streams.size === 0) this.channels.delete(threadId);
   }
 }
