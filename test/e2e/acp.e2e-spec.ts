@@ -176,6 +176,27 @@ describe('vv-agent acp: session/cancel', () => {
   });
 });
 
+describe('vv-agent acp: shutdown', () => {
+  it('SIGTERM during a prompt: the prompt answers cancelled, exit 0, and no turn is left running', async () => {
+    sandbox.model.enqueue(hangingTextReply(['Working']));
+    const acp = await started();
+    const { sessionId } = await acp.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    const prompt = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    await acp.until(() => acp.updatesOf(sessionId).length >= 1);
+
+    acp.child.kill('SIGTERM');
+    expect(await prompt).toEqual({ stopReason: 'cancelled' });
+    expect(await acp.waitExit(10_000)).toEqual({ code: 0, signal: null });
+
+    const appServer = sandbox.spawn();
+    await appServer.initialize();
+    const { turns } = await appServer.call<{ turns: Array<{ status: string }> }>('thread/read', {
+      threadId: sessionId,
+    });
+    expect(turns.map((turn) => turn.status)).toEqual(['interrupted']);
+  });
+});
+
 describe('vv-agent acp: bad input', () => {
   it('refuses unknown sessions, invalid params (naming the member) and unknown methods, and keeps serving', async () => {
     const acp = await started();
