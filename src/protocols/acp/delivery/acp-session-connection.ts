@@ -9,9 +9,11 @@ import type {
   RequestPermissionResponse,
   SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import { Logger } from '@nestjs/common';
 import type { OwnerAnswer } from '../../../core/approvals/approval-channel';
 import type { ThreadEventName } from '../../../core/events/thread-event-bus';
 import type { ApprovalRequestParams, TurnCompletedParams } from '../../../core/model/types';
+import { causeMessage } from '../../../runtime/cause-message';
 import { SessionUpdates } from '../session-updates';
 import { permissionAnswer, permissionRequest } from '../permission-request';
 
@@ -46,6 +48,7 @@ export class AcpSessionConnection {
   /** Every write to the client, chained so they leave in the order they were produced. */
   private written: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly logger = new Logger('AcpConnection');
 
   constructor(
     readonly id: string,
@@ -163,7 +166,10 @@ export class AcpSessionConnection {
     void this.written.then(() => prompt.resolve(completion));
   }
 
+  /** A write that fails (the SDK refused the message, or the client is gone) is logged, never thrown. */
   private write(send: () => Promise<void>): void {
-    this.written = this.written.then(send).catch(() => undefined);
+    this.written = this.written.then(send).catch((error: unknown) => {
+      if (!this.closed) this.logger.warn(`message to the ACP client not sent: ${causeMessage(error)}`);
+    });
   }
 }
