@@ -23,6 +23,7 @@ import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 import type { AppServerModuleOptions } from '../nest/app-server-options';
 import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
+import { withSettingsChoices } from './settings-choices';
 
 /** A configuration problem detected before stdin is read: exit code 2. */
 export class CliConfigurationError extends Error {}
@@ -82,12 +83,16 @@ export function buildProductionServerOptions(
 ): AppServerModuleOptions {
   let resolved: ResolvedModelConfig;
   let client: LlmClient;
+  let settings: LlmSettings | null = null;
   try {
-    const settings = loadLlmSettings(options.settings);
+    settings = loadLlmSettings(options.settings);
     resolved = resolveModelEndpoint(settings, options.backend, options.model, env);
     client = buildClient(options, settings, resolved, env);
   } catch (error) {
-    throw new CliConfigurationError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliConfigurationError(
+      settings === null ? message : withSettingsChoices(message, settings, options.backend),
+    );
   }
   const mcpServers = options.mcpConfig === null ? {} : loadMcpConfigFile(options.mcpConfig, env);
   const provider = new FixedModelProvider(resolved, client);
