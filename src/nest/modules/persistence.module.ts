@@ -8,10 +8,10 @@ import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
 import { AppServerStore } from '../../persistence/sqlite/app-server-store';
 import { THREAD_STORE } from '../../core/store/thread-store';
-import { ConversationRepository } from '../../persistence/sqlite/conversation.repository';
-import { ItemRepository } from '../../persistence/sqlite/item.repository';
-import { ThreadRepository } from '../../persistence/sqlite/thread.repository';
-import { TurnRepository } from '../../persistence/sqlite/turn.repository';
+import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
+import { ItemRepository } from '../../persistence/typeorm/item.repository';
+import { ThreadRepository } from '../../persistence/typeorm/thread.repository';
+import { TurnRepository } from '../../persistence/typeorm/turn.repository';
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {

@@ -4,7 +4,7 @@ import {
   type StoredThread,
   toAppThread,
 } from '../../../../src/persistence/sqlite';
-import { encodeThreadCursor } from '../../../../src/persistence/sqlite/thread-cursor';
+import { encodeThreadCursor } from '../../../../src/persistence/typeorm/thread-cursor';
 
 describe('ThreadRepository', () => {
   let store: AppServerStore;

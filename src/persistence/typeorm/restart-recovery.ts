@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
+import { runSql } from './sql-dialect';
 import { findTurnVersions, maxChangeSeq, upsertItem } from './item.repository';
 import { processStartToken } from '../../runtime/process-identity';
 import type { StoreExecutor } from './store-executor';
@@ -100,6 +101,6 @@ async function recoverTurn(manager: EntityManager, turn: TurnOwnership, now: num
     });
     interruptedItemIds.push(version.item.itemId);
   }
-  await manager.query(RELEASE_THREAD_SQL, [now, turn.turnId, turn.threadId]);
+  await runSql(manager, RELEASE_THREAD_SQL, [now, turn.turnId, turn.threadId]);
   return { turnId: turn.turnId, threadId: turn.threadId, interruptedItemIds };
 }
