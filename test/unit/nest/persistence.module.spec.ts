@@ -9,7 +9,7 @@ import {
   TurnRepository,
 } from '../../../src/persistence/sqlite';
 import { PersistenceModule } from '../../../src/nest/modules/persistence.module';
-import { makeTempDir, type TempDir } from '../persistence/sqlite/store-test-support';
+import { makeTempDir, type TempDir } from '../persistence/store-test-support';
 
 function optionsModule(storePath: string) {
   @Global()
