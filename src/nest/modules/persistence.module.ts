@@ -1,12 +1,13 @@
 /**
- * Nest wiring of the store: opens `ResolvedAppServerOptions.storePath` at bootstrap (migrations and
+ * Nest wiring of the store: opens `ResolvedAppServerOptions.storeTarget` (SQLite or PostgreSQL) at bootstrap (migrations and
  * restart recovery happen before the transport starts reading) and closes it at application
  * shutdown, after the other modules' shutdown work. `APP_SERVER_OPTIONS` must be provided by a
  * global module (AppServerModule.forRoot).
  */
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { TypeOrmAppServerStore } from '../../persistence/typeorm/app-server-store';
+import { openAppServerStore } from '../../persistence/open-app-server-store';
 import { THREAD_STORE } from '../../core/store/thread-store';
 import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
 import { ItemRepository } from '../../persistence/typeorm/item.repository';
@@ -15,7 +16,7 @@ import { TurnRepository } from '../../persistence/typeorm/turn.repository';
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {
-  constructor(@Inject(AppServerStore) private readonly store: AppServerStore) {}
+  constructor(@Inject(TypeOrmAppServerStore) private readonly store: TypeOrmAppServerStore) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
@@ -25,27 +26,35 @@ export class StoreShutdown implements OnApplicationShutdown {
 @Module({
   providers: [
     {
-      provide: AppServerStore,
-      useFactory: (options: ResolvedAppServerOptions) => AppServerStore.open(options.storePath),
+      provide: TypeOrmAppServerStore,
+      useFactory: (options: ResolvedAppServerOptions) => openAppServerStore(options.storeTarget),
       inject: [APP_SERVER_OPTIONS],
     },
     {
       provide: ThreadRepository,
-      useFactory: (store: AppServerStore) => store.threads,
-      inject: [AppServerStore],
+      useFactory: (store: TypeOrmAppServerStore) => store.threads,
+      inject: [TypeOrmAppServerStore],
     },
-    { provide: TurnRepository, useFactory: (store: AppServerStore) => store.turns, inject: [AppServerStore] },
-    { provide: ItemRepository, useFactory: (store: AppServerStore) => store.items, inject: [AppServerStore] },
+    {
+      provide: TurnRepository,
+      useFactory: (store: TypeOrmAppServerStore) => store.turns,
+      inject: [TypeOrmAppServerStore],
+    },
+    {
+      provide: ItemRepository,
+      useFactory: (store: TypeOrmAppServerStore) => store.items,
+      inject: [TypeOrmAppServerStore],
+    },
     {
       provide: ConversationRepository,
-      useFactory: (store: AppServerStore) => store.conversations,
-      inject: [AppServerStore],
+      useFactory: (store: TypeOrmAppServerStore) => store.conversations,
+      inject: [TypeOrmAppServerStore],
     },
-    { provide: THREAD_STORE, useExisting: AppServerStore },
+    { provide: THREAD_STORE, useExisting: TypeOrmAppServerStore },
     StoreShutdown,
   ],
   exports: [
-    AppServerStore,
+    TypeOrmAppServerStore,
     THREAD_STORE,
     ThreadRepository,
     TurnRepository,
