@@ -71,6 +71,11 @@ export class McpServerHandle {
     return this.starting;
   }
 
+  /** Re-reads a running server's tools after it announced a change; true when re-read. */
+  async refreshTools(): Promise<boolean> {
+    return this.connection?.alive === true ? this.connection.refreshToolsIfChanged() : false;
+  }
+
   async close(): Promise<void> {
     const connection = this.connection ?? (await this.starting?.catch(() => null)) ?? null;
     this.connection = null;
