@@ -3,12 +3,14 @@
  * SQLite and on PostgreSQL (postgres.md §1: "the whole existing test suite that touches the store
  * runs against both"). PostgreSQL needs the server of postgres.global-setup.ts (VV_TEST_POSTGRES_URL).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { openAppServerStore, type OpenStoreOptions } from '../../src/persistence/open-app-server-store';
 import type { TypeOrmAppServerStore } from '../../src/persistence/typeorm/app-server-store';
+import { ensurePostgresBinaries } from './postgres-cluster';
 
 export type StoreDriverName = 'sqlite' | 'postgres';
 export const STORE_DRIVERS: readonly StoreDriverName[] = ['sqlite', 'postgres'];
@@ -40,11 +42,28 @@ export function postgresDatabaseUrl(database: string): string {
 
 let databaseCounter = 0;
 
+function newDatabaseName(): string {
+  databaseCounter += 1;
+  return `vv_${process.pid}_${databaseCounter}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
 /** Creates an empty database on the test server and returns its name. */
 export async function createPostgresDatabase(): Promise<string> {
-  databaseCounter += 1;
-  const name = `vv_${process.pid}_${databaseCounter}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = newDatabaseName();
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
+  return name;
+}
+
+/** createPostgresDatabase for synchronous callers (e2e command lines), through the server's psql. */
+export function createPostgresDatabaseSync(): string {
+  const name = newDatabaseName();
+  execFileSync(
+    join(ensurePostgresBinaries(), 'psql'),
+    [postgresAdminUrl(), '-qc', `CREATE DATABASE "${name}"`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return name;
 }
 
