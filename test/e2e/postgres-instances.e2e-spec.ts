@@ -1,14 +1,18 @@
 /**
  * Several server processes on one PostgreSQL database (postgres.md §2, §3), each with its own
  * stdio client: the one-active-turn rule is the database's, not a process's, and an instance
- * started later finds everything the others stored.
+ * started later finds everything the others stored; a subscriber on one instance sees a turn
+ * running on another live, and survivors end the turns of an instance killed mid-turn.
  */
 import {
   E2eSandbox,
   isTurnCompleted,
+  paramsOf,
   type AppServerSession,
+  type JsonMessage,
   type RpcErrorBody,
 } from '../helpers/app-server-session';
+import { textReply } from '../helpers/fake-openai-server';
 import { finishReply, hangingTextReply } from '../helpers/model-replies';
 
 jest.setTimeout(90_000);
@@ -73,5 +77,85 @@ describe('several instances on one database (postgres.md §2)', () => {
     const after = await second.call<{ thread: { status: string } }>('thread/read', { threadId });
     expect(after).toEqual(before);
     expect(after.thread.status).toBe('idle');
+  });
+});
+
+function notificationsOf(messages: JsonMessage[], threadId: string): JsonMessage[] {
+  return messages.filter((m) => 'method' in m && paramsOf(m).threadId === threadId);
+}
+
+describe('live fan-out and instance loss (postgres.md §2)', () => {
+  it('a subscriber on B of a turn running on A receives exactly what a subscriber on A receives, in order', async () => {
+    // An agentMessage over 7,000 bytes: its item/completed travels by reference.
+    const long = 'x'.repeat(9_000);
+    sandbox.model.enqueue(textReply(['Hel', 'lo ', 'from ', 'A. ', long]));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'stream it' }] });
+    const onA = notificationsOf(await a.collectUntil(isTurnCompleted(threadId)), threadId);
+    const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+    expect(onA.map((m) => m.method)).toEqual(
+      expect.arrayContaining([
+        'thread/status/changed',
+        'turn/started',
+        'item/agentMessage/delta',
+        'turn/completed',
+      ]),
+    );
+    expect(onB).toEqual(onA);
+    const completed = onB.filter((m) => m.method === 'item/completed').map((m) => paramsOf(m));
+    expect(completed.some((item) => (item.payload as { text?: string }).text?.endsWith(long))).toBe(true);
+  });
+
+  it('kill -9 of the owning instance mid-turn: survivors end the turn "server instance lost" within 20 s', async () => {
+    sandbox.model.setFallback(hangingTextReply(['working ', 'on it']));
+    const a = await instance();
+    const b = await instance();
+    const c = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    await c.call('thread/resume', { threadId });
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'hang' }],
+    });
+    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    await a.kill();
+    const killedAt = Date.now();
+
+    for (const survivor of [b, c]) {
+      const traffic = notificationsOf(
+        await survivor.collectUntil(isTurnCompleted(threadId), 25_000),
+        threadId,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      expect(traffic.slice(-2).map((m) => m.method)).toEqual(['thread/status/changed', 'turn/completed']);
+      expect(paramsOf(traffic[traffic.length - 2])).toEqual({ threadId, status: 'idle' });
+      expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
+        threadId,
+        turnId,
+        status: 'interrupted',
+        error: 'server instance lost',
+      });
+    }
+    const read = await b.call<{ thread: { status: string }; turns: Array<Record<string, unknown>> }>(
+      'thread/read',
+      {
+        threadId,
+      },
+    );
+    expect(read.thread.status).toBe('idle');
+    expect(read.turns).toEqual([
+      expect.objectContaining({ turnId, status: 'interrupted', result: { error: 'server instance lost' } }),
+    ]);
+    // The thread takes a new turn again, on a survivor.
+    sandbox.model.setFallback(finishReply('back'));
+    await expect(
+      b.call('turn/start', { threadId, input: [{ type: 'text', text: 'again' }] }),
+    ).resolves.toMatchObject({
+      status: 'running',
+    });
   });
 });

@@ -8,11 +8,21 @@ import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
 import { TypeOrmAppServerStore } from '../../persistence/typeorm/app-server-store';
 import { openAppServerStore } from '../../persistence/open-app-server-store';
+import { PostgresAppServerStore } from '../../persistence/postgres/postgres-store';
+import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { causeMessage } from '../../runtime/cause-message';
 import { THREAD_STORE } from '../../core/store/thread-store';
 import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
 import { ItemRepository } from '../../persistence/typeorm/item.repository';
 import { ThreadRepository } from '../../persistence/typeorm/thread.repository';
 import { TurnRepository } from '../../persistence/typeorm/turn.repository';
+
+/** postgres.md §2: the instances sharing a PostgreSQL store; null on SQLite. */
+export const POSTGRES_CLUSTER = Symbol('POSTGRES_CLUSTER');
+
+function logClusterError(error: unknown): void {
+  process.stderr.write(`[cluster] ${causeMessage(error)}\n`);
+}
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {
@@ -51,9 +61,16 @@ export class StoreShutdown implements OnApplicationShutdown {
       inject: [TypeOrmAppServerStore],
     },
     { provide: THREAD_STORE, useExisting: TypeOrmAppServerStore },
+    {
+      provide: POSTGRES_CLUSTER,
+      useFactory: (store: TypeOrmAppServerStore): Promise<PostgresCluster> | null =>
+        store instanceof PostgresAppServerStore ? store.cluster(logClusterError) : null,
+      inject: [TypeOrmAppServerStore],
+    },
     StoreShutdown,
   ],
   exports: [
+    POSTGRES_CLUSTER,
     TypeOrmAppServerStore,
     THREAD_STORE,
     ThreadRepository,

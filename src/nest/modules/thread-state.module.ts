@@ -2,18 +2,50 @@
  * The in-memory thread state shared by the thread, turn and approval modules: subscriptions and
  * the closed flag, notification delivery (with the resume hold), and the active turn of each thread.
  */
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
+import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
+import { RelayingThreadEventBus } from '../../core/events/relaying-thread-event-bus';
+import { announceLostTurns } from '../../core/turns/lost-turn-announcement';
+import { THREAD_STORE, type ThreadStore } from '../../core/store/thread-store';
+import type { ThreadEventBus } from '../../core/events/thread-event-bus';
+import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from '../../core/turns/active-turns';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { ThreadSubscriptions } from '../../core/events/thread-subscriptions';
 import { THREAD_EVENT_BUS } from '../../core/events/thread-event-bus';
 
+/** postgres.md §2: a survivor's recovery of a lost instance's turns reaches the subscribers. */
+@Injectable()
+export class LostInstanceAnnouncer {
+  constructor(
+    @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
+    @Inject(THREAD_STORE) store: ThreadStore,
+    @Inject(THREAD_EVENT_BUS) events: ThreadEventBus,
+  ) {
+    cluster?.heartbeat.onTurnsRecovered((turns) => {
+      void announceLostTurns(store, events, turns, INSTANCE_LOST_ERROR).catch((error: unknown) =>
+        process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
+      );
+    });
+  }
+}
+
 @Module({
+  imports: [PersistenceModule],
   providers: [
     ThreadSubscriptions,
     ThreadNotifications,
-    { provide: THREAD_EVENT_BUS, useExisting: ThreadNotifications },
+    {
+      // Several instances on one PostgreSQL store: every broadcast also reaches the others' subscribers.
+      provide: THREAD_EVENT_BUS,
+      useFactory: (local: ThreadNotifications, cluster: PostgresCluster | null): ThreadEventBus =>
+        cluster === null ? local : new RelayingThreadEventBus(local, cluster.relay),
+      inject: [ThreadNotifications, POSTGRES_CLUSTER],
+    },
     ActiveTurns,
+    LostInstanceAnnouncer,
   ],
   exports: [ThreadSubscriptions, ThreadNotifications, THREAD_EVENT_BUS, ActiveTurns],
 })

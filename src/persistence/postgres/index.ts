@@ -1,5 +1,7 @@
 /** Public surface of the PostgreSQL store (Nest-free; its Nest wiring lives in src/nest/modules). */
-export { openPostgresStore, type PostgresStoreOptions } from './postgres-store';
+export { openPostgresStore, PostgresAppServerStore, type PostgresStoreOptions } from './postgres-store';
+export { PostgresCluster } from './cluster/postgres-cluster';
+export { INSTANCE_LOST_ERROR } from './cluster/instance-heartbeat';
 export { DEFAULT_CONNECT_TIMEOUT_MS, type PostgresStoreTarget } from './data-source';
 export {
   describePostgresStore,

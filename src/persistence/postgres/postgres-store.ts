@@ -6,6 +6,9 @@
 import type { DataSource } from 'typeorm';
 import { type StoreBackend, type StoreOpenOptions, TypeOrmAppServerStore } from '../typeorm/app-server-store';
 import { StoreError } from '../typeorm/store-errors';
+import { StoreExecutor } from '../typeorm/store-executor';
+import type { RecoveredTurn } from '../typeorm/restart-recovery';
+import { PostgresCluster } from './cluster/postgres-cluster';
 import { causeMessage } from '../../runtime/cause-message';
 import {
   createPostgresDataSource,
@@ -19,10 +22,37 @@ import { describePostgresStore, parsePostgresStoreUrl, redactSecret } from './st
 
 export interface PostgresStoreOptions extends PostgresDataSourceOptions, StoreOpenOptions {}
 
+/** The store plus, once started, the cluster of instances sharing its database (postgres.md §2). */
+export class PostgresAppServerStore extends TypeOrmAppServerStore {
+  private clusterStart: Promise<PostgresCluster> | undefined;
+
+  constructor(
+    backend: StoreBackend,
+    executor: StoreExecutor,
+    recovered: readonly RecoveredTurn[],
+    private readonly dataSource: DataSource,
+  ) {
+    super(backend, executor, recovered);
+  }
+
+  /** Joins the cluster (idempotent): LISTEN, heartbeat row. Stopped by close(). */
+  cluster(onError: (error: unknown) => void): Promise<PostgresCluster> {
+    this.clusterStart ??= PostgresCluster.start(this.dataSource, this, onError);
+    return this.clusterStart;
+  }
+
+  override async close(): Promise<void> {
+    const cluster = this.clusterStart;
+    this.clusterStart = undefined;
+    if (cluster !== undefined) await (await cluster.catch(() => undefined))?.stop().catch(() => undefined);
+    await super.close();
+  }
+}
+
 export async function openPostgresStore(
   target: PostgresStoreTarget,
   options: PostgresStoreOptions = {},
-): Promise<TypeOrmAppServerStore> {
+): Promise<PostgresAppServerStore> {
   let secret = '';
   let dataSource: DataSource | undefined;
   try {
@@ -37,7 +67,9 @@ export async function openPostgresStore(
       beginSql: 'BEGIN',
       beforeDestroy: async () => undefined,
     };
-    return await TypeOrmAppServerStore.openBackend(backend, options);
+    const executor = new StoreExecutor(dataSource, backend.reader, backend.beginSql);
+    const recovered = await TypeOrmAppServerStore.recover(backend, executor, options);
+    return new PostgresAppServerStore(backend, executor, recovered, dataSource);
   } catch (error) {
     if (dataSource?.isInitialized) await dataSource.destroy().catch(() => undefined);
     throw new StoreError(redactSecret(failureMessage(error), secret));

@@ -20,9 +20,10 @@ import {
   type RecoveredTurn,
   type RecoveryEnvironment,
   recoverInterruptedTurns,
+  recoverTurn,
 } from './restart-recovery';
 import type { RowReader } from './row-reader';
-import { runSql } from './sql-dialect';
+import { dialectOf, runSql } from './sql-dialect';
 import { isRunningTurnConflict, StoreError } from './store-errors';
 import { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
 import type { ThreadStore } from '../../core/store/thread-store';
@@ -87,7 +88,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
     return new TypeOrmAppServerStore(backend, executor, recovered);
   }
 
-  protected static async recover(
+  static async recover(
     backend: StoreBackend,
     executor: StoreExecutor,
     options: StoreOpenOptions,
@@ -178,6 +179,25 @@ export class TypeOrmAppServerStore implements ThreadStore {
   /** thread/fork (history.md §2): the new thread with its copied turns, items and history, atomically. */
   forkThread(request: ForkRequest): Promise<ForkOutcome> {
     return this.executor.transaction((manager) => forkThread(manager, request, findThread));
+  }
+
+  /**
+   * postgres.md §2 instance loss: every running turn whose owner token is `ownerToken`, recovered
+   * as restart recovery does (§8.11) but with `result: {error}`. Row-locked, so two survivors
+   * never recover one turn twice: a turn already finished by another is skipped.
+   */
+  recoverTurnsOwnedBy(ownerToken: string, error: string, now: number): Promise<RecoveredTurn[]> {
+    return this.executor.transaction(async (manager) => {
+      const rows: Array<{ turnId: string; threadId: string }> = await runSql(
+        manager,
+        `SELECT "turn_id" AS "turnId", "thread_id" AS "threadId" FROM "turns"
+         WHERE "status" = 'running' AND "owner_token" = ?${dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''}`,
+        [ownerToken],
+      );
+      const recovered: RecoveredTurn[] = [];
+      for (const row of rows) recovered.push(await recoverTurn(manager, row, now, error));
+      return recovered;
+    });
   }
 
   /** Raw SQL for diagnostics and tests (e.g. PRAGMA checks); serialized like every other operation. */

@@ -75,8 +75,9 @@ describe('PostgreSQL store on a real server', () => {
     const url = await fresh();
     const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore(url)));
     try {
-      expect(await stores[0].query('SELECT name FROM migrations')).toEqual([
+      expect(await stores[0].query('SELECT name FROM migrations ORDER BY id')).toEqual([
         { name: 'PostgresSchema1790000000000' },
+        { name: 'Instances1790000000100' },
       ]);
       expect(
         await stores[0].query(
