@@ -13,7 +13,7 @@ import {
   type RpcErrorBody,
 } from '../helpers/app-server-session';
 import { textReply } from '../helpers/fake-openai-server';
-import { finishReply, hangingTextReply } from '../helpers/model-replies';
+import { finishReply, gate, hangingTextReply } from '../helpers/model-replies';
 
 jest.setTimeout(90_000);
 
@@ -157,5 +157,86 @@ describe('live fan-out and instance loss (postgres.md §2)', () => {
     ).resolves.toMatchObject({
       status: 'running',
     });
+  });
+});
+
+describe('control across instances (postgres.md §2)', () => {
+  it("turn/steer and turn/interrupt sent to B reach the turn running on A, answered with A's answer", async () => {
+    // Call 1 waits at a gate; the steering queued meanwhile skips its finish and reaches call 2,
+    // which keeps streaming until the interrupt.
+    const release = gate();
+    sandbox.model.enqueue(
+      finishReply('first attempt', {
+        content: ['Working on it'],
+        gate: release.promise,
+        callId: 'call_first',
+      }),
+    );
+    sandbox.model.setFallback(hangingTextReply(['waiting ', 'forever']));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'work' }],
+    });
+    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+
+    expect(await b.call('turn/steer', { threadId, input: [{ type: 'text', text: 'also check B' }] })).toEqual(
+      {
+        threadId,
+        turnId,
+        queued: true,
+      },
+    );
+    expect(await b.failure('turn/steer', { threadId, expectedTurnId: 'turn_other', input: [] })).toEqual({
+      code: -32031,
+      message: 'Turn id mismatch',
+    });
+    release.open();
+    const steered = await a.collectUntil(
+      (m) => m.method === 'item/completed' && (paramsOf(m).payload as { steered?: boolean }).steered === true,
+    );
+    expect(paramsOf(steered[steered.length - 1]).payload).toMatchObject({
+      text: 'also check B',
+      steered: true,
+    });
+
+    await sandbox.model.waitForRequests(2);
+    expect(await b.call('turn/interrupt', { threadId, reason: 'stop from B' })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+    });
+    const onA = await a.collectUntil(isTurnCompleted(threadId));
+    expect(paramsOf(onA[onA.length - 1])).toMatchObject({
+      turnId,
+      status: 'interrupted',
+      completionReason: 'cancelled',
+      error: 'stop from B',
+    });
+    await b.collectUntil(isTurnCompleted(threadId));
+    // Nothing runs any more: B answers from the store at once.
+    expect(await b.failure('turn/steer', { threadId, input: [] })).toEqual({
+      code: -32030,
+      message: 'Active turn not found',
+    });
+  });
+
+  it('a forwarded request to an owner that is dead but not yet declared lost gets -32603 after 5 s', async () => {
+    sandbox.model.setFallback(hangingTextReply(['hanging']));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'hang' }] });
+    await sandbox.model.waitForRequests(1);
+    await a.kill();
+    const sent = Date.now();
+    expect(await b.failure('turn/interrupt', { threadId })).toEqual({
+      code: -32603,
+      message: 'turn owner instance did not answer',
+    });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(4_900);
   });
 });

@@ -11,6 +11,7 @@ import { openAppServerStore } from '../../persistence/open-app-server-store';
 import { PostgresAppServerStore } from '../../persistence/postgres/postgres-store';
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
 import { causeMessage } from '../../runtime/cause-message';
+import { TURN_CONTROL_FORWARDER } from '../../core/turns/turn-control-forwarding';
 import { THREAD_STORE } from '../../core/store/thread-store';
 import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
 import { ItemRepository } from '../../persistence/typeorm/item.repository';
@@ -62,6 +63,11 @@ export class StoreShutdown implements OnApplicationShutdown {
     },
     { provide: THREAD_STORE, useExisting: TypeOrmAppServerStore },
     {
+      provide: TURN_CONTROL_FORWARDER,
+      useFactory: (cluster: PostgresCluster | null) => cluster?.control ?? null,
+      inject: [POSTGRES_CLUSTER],
+    },
+    {
       provide: POSTGRES_CLUSTER,
       useFactory: (store: TypeOrmAppServerStore): Promise<PostgresCluster> | null =>
         store instanceof PostgresAppServerStore ? store.cluster(logClusterError) : null,
@@ -71,6 +77,7 @@ export class StoreShutdown implements OnApplicationShutdown {
   ],
   exports: [
     POSTGRES_CLUSTER,
+    TURN_CONTROL_FORWARDER,
     TypeOrmAppServerStore,
     THREAD_STORE,
     ThreadRepository,

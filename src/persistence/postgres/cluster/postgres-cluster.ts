@@ -9,12 +9,14 @@ import { ownProcessToken } from '../../../runtime/process-identity';
 import { ClusterChannel } from './cluster-channel';
 import { InstanceHeartbeat } from './instance-heartbeat';
 import { NotifyThreadEventRelay } from './notify-thread-event-relay';
+import { NotifyTurnControl } from './notify-turn-control';
 
 export class PostgresCluster {
   private constructor(
     readonly channel: ClusterChannel,
     readonly relay: NotifyThreadEventRelay,
     readonly heartbeat: InstanceHeartbeat,
+    readonly control: NotifyTurnControl,
   ) {}
 
   static async start(
@@ -28,7 +30,7 @@ export class PostgresCluster {
     const relay = new NotifyThreadEventRelay(channel, store);
     const heartbeat = new InstanceHeartbeat(channel, store, onError);
     await heartbeat.start();
-    return new PostgresCluster(channel, relay, heartbeat);
+    return new PostgresCluster(channel, relay, heartbeat, new NotifyTurnControl(channel));
   }
 
   get instanceId(): string {
