@@ -4,6 +4,7 @@ export const HELP_TEXT = `Usage:
   vv-agent app-server schema --out <dir>
   vv-agent app-server generate-ts --out <dir>
   vv-agent debug app-server send-message <message...>
+  vv-agent acp --settings <path> --backend <key> --model <key> [options]
 
 App Server options:
   --listen <transport>             Transport; only "stdio" is supported (required)
@@ -18,4 +19,6 @@ App Server options:
   --max-message-bytes <n>          Maximum inbound JSONL line in bytes (default: 16777216)
   --mcp-config <path>              MCP servers file in the common "mcpServers" JSON shape
   -h, --help                       Show this help
+
+acp (Agent Client Protocol on stdio) takes the App Server options except --listen.
 `;

@@ -461,6 +461,42 @@ describe('MCP approval rules', () => {
     expect(traffic.some((m) => m.method === 'approval/request')).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('written');
   });
+
+  it('never runs a writing tool without asking; a server "approval": "always" still asks, and deny leaves no file', async () => {
+    const session = await ready({ args: ['--approval-policy', 'never'] });
+    const free = join(sandbox.workspace, 'free.txt');
+    const guarded = join(sandbox.workspace, 'guarded.txt');
+    const fs = { command: process.execPath, args: [FILESYSTEM, sandbox.workspace] };
+    const plain = await session.startThread({ cwd: sandbox.workspace, mcpServers: { fs } });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_w1', name: 'mcp__fs__write_file', arguments: { path: free, content: 'free' } },
+      ]),
+      finishReply('wrote'),
+    );
+    await session.call('turn/start', { threadId: plain.threadId, input: textInput('write') });
+    const first = await session.collectUntil(isTurnCompleted(plain.threadId), 60_000);
+    expect(first.some((m) => m.method === 'approval/request')).toBe(false);
+    expect(readFileSync(free, 'utf8')).toBe('free');
+
+    const strict = await session.startThread({
+      cwd: sandbox.workspace,
+      mcpServers: { fs: { ...fs, approval: 'always' } },
+    });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_w2', name: 'mcp__fs__write_file', arguments: { path: guarded, content: 'guarded' } },
+      ]),
+      finishReply('asked'),
+    );
+    await session.call('turn/start', { threadId: strict.threadId, input: textInput('write') });
+    const request = await session.waitFor((m) => m.method === 'approval/request' && 'id' in m, 60_000);
+    expect(paramsOf(request)).toMatchObject({ threadId: strict.threadId, toolName: 'mcp__fs__write_file' });
+    session.answer(request.id, { decision: 'deny' });
+    const second = await session.collectUntil(isTurnCompleted(strict.threadId), 60_000);
+    expect(paramsOf(second[second.length - 1])).toMatchObject({ status: 'completed' });
+    expect(existsSync(guarded)).toBe(false);
+  });
 });
 
 describe('host-provided servers (AppServerHost.resolveAgent)', () => {
@@ -555,7 +591,7 @@ describe('tools/list_changed within a running turn (a real SDK McpServer that ad
       );
       const { threadId } = await client.startThread({ cwd: sandbox.workspace });
       await client.startTurn({ threadId, input: textInput('find the secret') });
-      const done = await client.waitFor((message) => message.method === 'turn/completed', {
+      const done = await client.waitFor('turn/completed', {
         timeoutMs: 60_000,
       });
       expect(done.params).toMatchObject({ status: 'completed', finalOutput: 'found it' });

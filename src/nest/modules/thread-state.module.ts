@@ -1,6 +1,7 @@
 /**
  * The in-memory thread state shared by the thread, turn and approval modules: subscriptions and
- * the closed flag, notification delivery (with the resume hold), and the active turn of each thread.
+ * the closed flag, notification delivery (with the resume hold) to App Server and ACP connections,
+ * and the active turn of each thread.
  */
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
@@ -15,6 +16,9 @@ import { ActiveTurns } from '../../core/turns/active-turns';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { ThreadSubscriptions } from '../../core/events/thread-subscriptions';
 import { THREAD_EVENT_BUS } from '../../core/events/thread-event-bus';
+import { AcpConnections } from '../../protocols/acp/delivery/acp-connections';
+import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
+import { ThreadEventRouting } from '../delivery/thread-event-routing';
 
 /** postgres.md §2: a survivor's recovery of a lost instance's turns reaches the subscribers. */
 @Injectable()
@@ -37,16 +41,19 @@ export class LostInstanceAnnouncer {
   providers: [
     ThreadSubscriptions,
     ThreadNotifications,
+    AcpConnections,
+    AcpSessionEvents,
+    ThreadEventRouting,
     {
       // Several instances on one PostgreSQL store: every broadcast also reaches the others' subscribers.
       provide: THREAD_EVENT_BUS,
-      useFactory: (local: ThreadNotifications, cluster: PostgresCluster | null): ThreadEventBus =>
+      useFactory: (local: ThreadEventRouting, cluster: PostgresCluster | null): ThreadEventBus =>
         cluster === null ? local : new RelayingThreadEventBus(local, cluster.relay),
-      inject: [ThreadNotifications, POSTGRES_CLUSTER],
+      inject: [ThreadEventRouting, POSTGRES_CLUSTER],
     },
     ActiveTurns,
     LostInstanceAnnouncer,
   ],
-  exports: [ThreadSubscriptions, ThreadNotifications, THREAD_EVENT_BUS, ActiveTurns],
+  exports: [ThreadSubscriptions, ThreadNotifications, AcpConnections, THREAD_EVENT_BUS, ActiveTurns],
 })
 export class ThreadStateModule {}

@@ -1,5 +1,5 @@
 /** RunConfig.toolSource (mcp.md §2 `tools/list_changed`): a changed tool list reaches the next model call of the same run. */
-import { finish, ScriptedModelProvider } from '../../../../src/runtime/model/scripted-model';
+import { finish, ScriptedModelProvider, type ScriptStep } from '../../../../src/runtime/model/scripted-model';
 import type { LlmClient, ModelProvider } from '../../../../src/runtime/model/types';
 import { Runner } from '../../../../src/runtime/runner';
 import type { DynamicToolSource } from '../../../../src/runtime/tools/dynamic-tool-source';
@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../../../../src/runtime/tools/types';
 import { diagnostics, makeAgent, recordingTool, tempDir, toolCall, toolMessages } from '../runtime-test-kit';
 
 /** The scripted model, recording the tool names of every request. */
-function recordingProvider(steps: ConstructorParameters<typeof ScriptedModelProvider>[0]['steps']): {
+function recordingProvider(steps: ScriptStep[]): {
   provider: ModelProvider;
   toolNames: string[][];
 } {
