@@ -47,13 +47,10 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   publish(event: RelayedThreadEvent): void {
     const seq = (this.sent.get(event.threadId) ?? 0) + 1;
     this.sent.set(event.threadId, seq);
-    void this.channel.send({
-      kind: EVENT_KIND,
-      threadId: event.threadId,
-      seq,
-      name: event.name,
-      params: event.params,
-    });
+    // A failed send was reported by the channel; receivers repair the gap it leaves.
+    this.channel
+      .send({ kind: EVENT_KIND, threadId: event.threadId, seq, name: event.name, params: event.params })
+      .catch(() => undefined);
   }
 
   onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void {
@@ -71,14 +68,15 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     };
     if (last === undefined || message.seq === last + 1) {
       // Behind a repair still reading the store, so the thread's order holds.
-      this.repairs = this.repairs.then(() => this.deliver(event));
+      this.repairs = this.repairs.then(() => this.deliver(event)).catch(() => undefined);
       return;
     }
     this.gaps += 1;
     this.repairs = this.repairs
       .then(() => this.repair(message.threadId))
       .catch(() => undefined)
-      .then(() => this.deliver(event));
+      .then(() => this.deliver(event))
+      .catch(() => undefined);
   }
 
   /** The stored state of every item of the thread's running turn, as item/started or item/completed. */
