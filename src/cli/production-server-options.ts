@@ -23,6 +23,7 @@ import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 import type { AppServerModuleOptions } from '../nest/app-server-options';
 import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
+import { isPostgresStoreUrl } from '../persistence/postgres/store-url';
 import { withSettingsChoices } from './settings-choices';
 
 /** A configuration problem detected before stdin is read: exit code 2. */
@@ -109,7 +110,10 @@ export function buildProductionServerOptions(
     agent,
     runConfig: { maxCycles: PRODUCTION_MAX_CYCLES, noToolPolicy: 'continue' },
     models: [modelCatalogEntry(resolved, options.backend, options.model)],
-    store: { path: options.store ?? defaultStorePath(env) },
+    store:
+      options.store !== null && isPostgresStoreUrl(options.store)
+        ? { url: options.store }
+        : { path: options.store ?? defaultStorePath(env) },
     approvalPolicy: options.approvalPolicy,
     approvalTimeoutMs: Math.round(options.approvalTimeoutSeconds * 1000),
     maxMessageBytes: options.maxMessageBytes,

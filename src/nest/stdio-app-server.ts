@@ -8,7 +8,7 @@ import type { AppServerModuleOptions } from './app-server-options';
 import { AppServerModule } from './app-server.module';
 import { StderrLogger } from './stderr-logger';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
-import { StoreError } from '../persistence/sqlite/store-errors';
+import { StoreError } from '../persistence/typeorm/store-errors';
 import { causeMessage } from '../runtime/cause-message';
 import { StdioJsonlServer, type StdioStreams } from '../transports/stdio/stdio-jsonl.server';
 
