@@ -23,7 +23,7 @@ export {
 } from './core/host/app-server-host';
 export { DefaultAppServerHost } from './core/host/default-app-server-host';
 export { startInProcessAppServer, type InProcessAppServer } from './nest/in-process-app-server';
-export { runStdioAppServer } from './nest/stdio-app-server';
+export { runNativeMessagingAppServer, runStdioAppServer } from './nest/stdio-app-server';
 export type * from './core/model/types';
 export type { RequestId } from './rpc/request-id';
 export {
@@ -43,3 +43,4 @@ export {
 export { AppServerCore, type ShutdownReason } from './protocols/app-server-v1/app-server-core';
 export { InProcessServer } from './transports/in-process/in-process.server';
 export { StdioJsonlServer } from './transports/stdio/stdio-jsonl.server';
+export { NativeMessagingServer } from './transports/native-messaging/native-messaging.server';
