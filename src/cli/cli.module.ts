@@ -4,6 +4,7 @@ import { CliOutcome } from './cli-outcome';
 import { AppServerCommand } from './commands/app-server.command';
 import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
 import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
+import { NativeHostCommand } from './commands/native-host.command';
 
 /** The nest-commander application: one command class per CLI command, fed the parsed invocation. */
 @Module({})
@@ -20,6 +21,7 @@ export class CliModule {
         DebugCommand,
         DebugAppServerCommand,
         DebugSendMessageCommand,
+        NativeHostCommand,
       ],
     };
   }
