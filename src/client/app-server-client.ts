@@ -25,12 +25,14 @@ import type {
   McpServerListParams,
   McpServerListResponse,
   ModelListParams,
+  NotificationMessageOf,
   ModelListResponse,
   ParamsOf,
   RequestId,
   ResultOf,
   SchemaExportResponse,
   ServerMessage,
+  ServerNotificationMethod,
   ThreadArchiveResponse,
   ThreadCompactParams,
   ThreadCompactResponse,
@@ -280,12 +282,30 @@ export class AppServerClient {
     return this.waitFor(() => true, opts);
   }
 
-  /** Removes and returns the first backlog message matching `predicate`, else waits for one. */
-  async waitFor(
+  /**
+   * Removes and returns the first backlog message matching `predicate`, else waits for one. A type
+   * guard narrows the result: `waitFor((m): m is TurnCompletedMessage => m.method === 'turn/completed')`,
+   * or pass a method name (`waitFor('turn/completed')`) to get that notification's type.
+   */
+  waitFor<M extends ServerNotificationMethod>(
+    method: M,
+    opts?: { timeoutMs?: number },
+  ): Promise<NotificationMessageOf<M>>;
+  waitFor<T extends ServerMessage>(
+    predicate: (message: ServerMessage) => message is T,
+    opts?: { timeoutMs?: number },
+  ): Promise<T>;
+  waitFor(
     predicate: (message: ServerMessage) => boolean,
+    opts?: { timeoutMs?: number },
+  ): Promise<ServerMessage>;
+  async waitFor(
+    match: ServerNotificationMethod | ((message: ServerMessage) => boolean),
     opts: { timeoutMs?: number } = {},
   ): Promise<ServerMessage> {
     if (this.state.kind === 'closed') throw new AppServerClientError(CLIENT_MESSAGES.closed);
+    const predicate =
+      typeof match === 'string' ? (message: ServerMessage) => message.method === match : match;
     const outcome = await this.backlog.take(predicate, opts.timeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS);
     if (outcome.kind === 'message') return outcome.message;
     if (outcome.kind === 'timeout') throw new AppServerClientError(CLIENT_MESSAGES.messageTimeout);

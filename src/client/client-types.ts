@@ -90,8 +90,15 @@ export type ServerRequestParamsOf<M extends ServerRequestMethod> = MessageTypes[
   { readonly method: M }
 >['paramsTypeName']];
 
+/** One notification message of method `M`, e.g. `NotificationMessageOf<'turn/completed'>`. */
+export interface NotificationMessageOf<M extends ServerNotificationMethod> {
+  jsonrpc: '2.0';
+  method: M;
+  params: NotificationParamsOf<M>;
+}
+
 export type ServerNotificationMessage = {
-  [M in ServerNotificationMethod]: { jsonrpc: '2.0'; method: M; params: NotificationParamsOf<M> };
+  [M in ServerNotificationMethod]: NotificationMessageOf<M>;
 }[ServerNotificationMethod];
 
 export type ServerRequestMessage = {

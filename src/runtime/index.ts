@@ -60,6 +60,7 @@ export {
 } from './usage/usage-ledger';
 
 export type * from './tools/types';
+export type { DynamicToolSource } from './tools/dynamic-tool-source';
 export { BUILTIN_TOOL_NAMES } from './tools/types';
 export { normalizeToolMetadata } from './tools/tool-metadata';
 
