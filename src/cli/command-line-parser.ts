@@ -2,6 +2,7 @@
 import type { CliInvocation } from './cli-invocation';
 import { parseListenOptions } from './listen-options-parser';
 import { parseNativeHostCommand } from './native-host/native-host-options-parser';
+import { parseAcpOptions } from './acp-options-parser';
 
 function parseSchemaCommand(kind: 'schema' | 'generate-ts', args: readonly string[]): CliInvocation {
   const [flag, dir, ...rest] = args;
@@ -40,6 +41,12 @@ export function parseCommandLine(argv: readonly string[]): CliInvocation {
     return 'error' in parsed
       ? { kind: 'usage-error', message: parsed.error }
       : { kind: 'native-host', request: parsed.request };
+  }
+  if (command === 'acp') {
+    const parsed = parseAcpOptions(rest);
+    return 'error' in parsed
+      ? { kind: 'usage-error', message: parsed.error }
+      : { kind: 'acp', options: parsed.options };
   }
   return { kind: 'usage-error', message: `unknown command: ${command}` };
 }

@@ -8,6 +8,7 @@ export const HELP_TEXT = `Usage:
   vv-agent native-host install --browser <browser> --extension-id <id> --settings <path> --backend <key> --model <key> [options]
   vv-agent native-host uninstall --browser <browser> [--name <name>] [--user-data-dir <dir>]
   vv-agent native-host status [--browser <browser>] [--user-data-dir <dir>]
+  vv-agent acp --settings <path> --backend <key> --model <key> [options]
 
 App Server options:
   --listen <transport>             Transport: stdio (JSONL) or native-messaging (browser frames) (required)
@@ -31,4 +32,6 @@ native-host options (install writes a launcher and a host manifest for the curre
   --user-data-dir <dir>            Chrome/Chromium/Edge profile folder, when not the default one
   --settings, --backend, --model, --store, --approval-policy
                                    The App Server options the launcher starts the host with
+
+acp (Agent Client Protocol on stdio) takes the App Server options except --listen.
 `;

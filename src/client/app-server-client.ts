@@ -4,7 +4,7 @@
  * every message no pending call consumes goes to a FIFO backlog read with `nextMessage` / `waitFor`.
  */
 import type { AppServerCore } from '../protocols/app-server-v1/app-server-core';
-import { findClientRequest } from '../protocols/app-server-v1/registry';
+import { resultTypeNameOf } from '../protocols/app-server-v1/method-index';
 import { AgentMessageTexts } from './agent-message-texts';
 import { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
 import {
@@ -388,7 +388,7 @@ export class AppServerClient {
       );
       return true;
     }
-    const resultTypeName = findClientRequest(call.method)?.resultTypeName ?? null;
+    const resultTypeName = resultTypeNameOf(call.method);
     const problem = resultTypeName === null ? null : resultDecodingProblem(resultTypeName, message.result);
     if (problem !== null)
       call.reject(new AppServerClientError(CLIENT_MESSAGES.decodeFailure(call.method, problem)));

@@ -70,3 +70,4 @@ export { requiresApproval } from './approvals/approval-policy';
 
 export { EventStoreError, type RunEventStore, type EventStoreErrorCode } from './event-store/types';
 export { JsonlRunEventStore } from './event-store/jsonl-run-event-store';
+export * from './llm';
