@@ -1,8 +1,10 @@
 /** What the command line asked for, after parsing (protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { NativeHostRequest } from './native-host/native-host-request';
 
 export interface ListenOptions {
-  listen: 'stdio';
+  /** `native-messaging`: length-prefixed frames for a browser extension (native-messaging.md §1). */
+  listen: 'stdio' | 'native-messaging';
   settings: string;
   backend: string;
   model: string;
@@ -14,6 +16,10 @@ export interface ListenOptions {
   maxMessageBytes: number;
   /** mcp.md §1: the `mcpServers` JSON file; null when not given. */
   mcpConfig: string | null;
+  /** native-messaging.md §1: the caller the browser named, as the launcher forwards it. */
+  nativeCaller?: string;
+  /** The callers the installed launcher allows; absent → no check (a host started by hand). */
+  nativeAllowedCallers?: readonly string[];
 }
 
 export type CliInvocation =
@@ -24,7 +30,9 @@ export type CliInvocation =
   | { kind: 'acp'; options: ListenOptions }
   | { kind: 'schema'; out: string }
   | { kind: 'generate-ts'; out: string }
-  | { kind: 'debug-send-message'; message: string };
+  | { kind: 'debug-send-message'; message: string }
+  /** native-messaging.md §2: install, uninstall or list the browser host files. */
+  | { kind: 'native-host'; request: NativeHostRequest };
 
 /** Nest injection token under which the parsed invocation reaches the commands. */
 export const CLI_INVOCATION = Symbol('CLI_INVOCATION');

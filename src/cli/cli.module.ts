@@ -5,6 +5,7 @@ import { AppServerCommand } from './commands/app-server.command';
 import { AcpCommand } from './commands/acp.command';
 import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
 import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
+import { NativeHostCommand } from './commands/native-host.command';
 
 /** The nest-commander application: one command class per CLI command, fed the parsed invocation. */
 @Module({})
@@ -22,6 +23,7 @@ export class CliModule {
         DebugCommand,
         DebugAppServerCommand,
         DebugSendMessageCommand,
+        NativeHostCommand,
       ],
     };
   }

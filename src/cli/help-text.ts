@@ -1,13 +1,17 @@
-/** The exact help text of protocol.md §12.7. */
+/** The help text of protocol.md §12.7, grown with v1.1's native messaging (native-messaging.md). */
 export const HELP_TEXT = `Usage:
   vv-agent app-server --listen stdio --settings <path> --backend <key> --model <key> [options]
+  vv-agent app-server --listen native-messaging --settings <path> --backend <key> --model <key> [options]
   vv-agent app-server schema --out <dir>
   vv-agent app-server generate-ts --out <dir>
   vv-agent debug app-server send-message <message...>
+  vv-agent native-host install --browser <browser> --extension-id <id> --settings <path> --backend <key> --model <key> [options]
+  vv-agent native-host uninstall --browser <browser> [--name <name>] [--user-data-dir <dir>]
+  vv-agent native-host status [--browser <browser>] [--user-data-dir <dir>]
   vv-agent acp --settings <path> --backend <key> --model <key> [options]
 
 App Server options:
-  --listen <transport>             Transport; only "stdio" is supported (required)
+  --listen <transport>             Transport: stdio (JSONL) or native-messaging (browser frames) (required)
   --settings <path>                LLM settings file, VERSION "2" JSON (required)
   --backend <key>                  Backend key in the settings file (required)
   --model <key>                    Model key of that backend (required)
@@ -18,7 +22,17 @@ App Server options:
   --approval-timeout-seconds <s>   Approval wait before timeout (default: 30)
   --max-message-bytes <n>          Maximum inbound JSONL line in bytes (default: 16777216)
   --mcp-config <path>              MCP servers file in the common "mcpServers" JSON shape
+  --native-caller <origin|id>      native-messaging: the caller the browser named (set by the launcher)
+  --native-allowed-callers <list>  native-messaging: comma-separated callers served (set by the launcher)
   -h, --help                       Show this help
+
+native-host options (install writes a launcher and a host manifest for the current user):
+  --browser <browser>              chrome | chromium | edge | firefox
+  --extension-id <id>              The extension allowed to connect (Chromium browsers: 32 letters a-p)
+  --name <name>                    Host name: a-z, 0-9, "_" and "." (default: com.vv_agent.app_server)
+  --user-data-dir <dir>            Chrome/Chromium/Edge profile folder, when not the default one
+  --settings, --backend, --model, --store, --approval-policy
+                                   The App Server options the launcher starts the host with
 
 acp (Agent Client Protocol on stdio) takes the App Server options except --listen.
 `;

@@ -16,19 +16,25 @@ type Flag =
   | '--approval-policy'
   | '--approval-timeout-seconds'
   | '--max-message-bytes'
-  | '--mcp-config';
+  | '--mcp-config'
+  | '--native-caller'
+  | '--native-allowed-callers';
 
 type Values = Partial<Record<Flag, string | number>>;
 
 /** Each flag's value rule: returns the parsed value or an error message. */
 const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { error: string }> = {
   '--listen': (raw) =>
-    raw === 'stdio' ? { value: raw } : { error: 'only app-server --listen stdio is supported' },
+    raw === 'stdio' || raw === 'native-messaging'
+      ? { value: raw }
+      : { error: 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT' },
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
   '--store': (raw) => ({ value: raw }),
   '--mcp-config': (raw) => ({ value: raw }),
+  '--native-caller': (raw) => ({ value: raw }),
+  '--native-allowed-callers': (raw) => ({ value: raw }),
   '--timeout-seconds': (raw) => positiveNumber(raw, '--timeout-seconds'),
   '--approval-timeout-seconds': (raw) => positiveNumber(raw, '--approval-timeout-seconds'),
   '--approval-policy': (raw) =>
@@ -46,6 +52,22 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
 function positiveNumber(raw: string, flag: string): { value: number } | { error: string } {
   const n = DECIMAL.test(raw) ? Number(raw) : NaN;
   return Number.isFinite(n) && n > 0 ? { value: n } : { error: `${flag} must be a finite positive number` };
+}
+
+/** native-messaging.md §1: what the installed launcher passes (see ../cli/native-host). */
+const NATIVE_FLAGS = ['--native-caller', '--native-allowed-callers'] as const;
+
+function nativeMessagingOptions(
+  values: Values,
+): Pick<ListenOptions, 'nativeCaller' | 'nativeAllowedCallers'> {
+  const caller = values['--native-caller'] as string | undefined;
+  const allowed = values['--native-allowed-callers'] as string | undefined;
+  return {
+    ...(caller !== undefined ? { nativeCaller: caller } : {}),
+    ...(allowed !== undefined
+      ? { nativeAllowedCallers: allowed.split(',').filter((entry) => entry !== '') }
+      : {}),
+  };
 }
 
 function isFlag(name: string): name is Flag {
@@ -77,9 +99,13 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   }
   const missing = REQUIRED_FLAGS.filter((flag) => values[flag] === undefined);
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
+  const listen = values['--listen'] as ListenOptions['listen'];
+  const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
+  if (nativeFlag !== undefined && listen !== 'native-messaging')
+    return { error: `${nativeFlag} requires --listen native-messaging` };
   return {
     options: {
-      listen: 'stdio',
+      listen,
       settings: String(values['--settings']),
       backend: String(values['--backend']),
       model: String(values['--model']),
@@ -89,6 +115,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       approvalTimeoutSeconds: (values['--approval-timeout-seconds'] as number | undefined) ?? 30,
       maxMessageBytes: (values['--max-message-bytes'] as number | undefined) ?? 16_777_216,
       mcpConfig: (values['--mcp-config'] as string | undefined) ?? null,
+      ...nativeMessagingOptions(values),
     },
   };
 }

@@ -17,6 +17,7 @@ const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
   schema: ['app-server', 'schema'],
   'generate-ts': ['app-server', 'generate-ts'],
   'debug-send-message': ['debug', 'app-server', 'send-message'],
+  'native-host': ['native-host'],
   acp: ['acp'],
 };
 

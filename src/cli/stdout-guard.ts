@@ -9,7 +9,7 @@ import { inspect } from 'node:util';
 
 export interface ProtocolOutput {
   /** Writes protocol bytes to the real stdout; returns false when the caller should wait for drain. */
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   once(event: 'drain', listener: () => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
   /** The underlying stream, for end-of-output handling (flush on exit). */
@@ -17,7 +17,7 @@ export interface ProtocolOutput {
 }
 
 const stdout = process.stdout;
-const realWrite = stdout.write.bind(stdout) as (chunk: string) => boolean;
+const realWrite = stdout.write.bind(stdout) as (chunk: string | Uint8Array) => boolean;
 const stderrWrite = process.stderr.write.bind(process.stderr);
 
 stdout.write = stderrWrite as typeof stdout.write;

@@ -19,8 +19,9 @@ export {
 } from '../core/host/app-server-host';
 export { DefaultAppServerHost } from '../core/host/default-app-server-host';
 export { startInProcessAppServer, type InProcessAppServer } from './in-process-app-server';
-export { runStdioAppServer } from './stdio-app-server';
+export { runNativeMessagingAppServer, runStdioAppServer } from './stdio-app-server';
 export { AppServerCore, type ShutdownReason } from '../protocols/app-server-v1/app-server-core';
 export { InProcessServer } from '../transports/in-process/in-process.server';
 export { StdioJsonlServer } from '../transports/stdio/stdio-jsonl.server';
+export { NativeMessagingServer } from '../transports/native-messaging/native-messaging.server';
 export type * from '../core/model/types';

@@ -1,7 +1,8 @@
 /**
- * Runs the stdio App Server (protocol.md §1, §12.3 step 5) until it shuts down, and resolves with
- * the process exit code: 0 after a graceful shutdown (EOF, SIGTERM/SIGINT, stdout EPIPE), 1 after a
- * fatal I/O error or a startup failure (its message is written to stderr as one line).
+ * Runs the App Server on the process's stdio (protocol.md §1, §12.3 step 5) — JSONL, or the
+ * length-prefixed frames of native messaging (native-messaging.md §1) — until it shuts down, and
+ * resolves with the process exit code: 0 after a graceful shutdown (EOF, SIGTERM/SIGINT, stdout
+ * EPIPE), 1 after a fatal I/O error or a startup failure (its message is written to stderr as one line).
  */
 import { NestFactory } from '@nestjs/core';
 import type { AppServerModuleOptions } from './app-server-options';
@@ -10,17 +11,34 @@ import { StderrLogger } from './stderr-logger';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import { StoreError } from '../persistence/typeorm/store-errors';
 import { causeMessage } from '../runtime/cause-message';
+import { NativeMessagingServer } from '../transports/native-messaging/native-messaging.server';
 import { StdioJsonlServer, type StdioStreams } from '../transports/stdio/stdio-jsonl.server';
+import type { StdioProcessServer } from '../transports/stdio/stdio-process.server';
 
 export async function runStdioAppServer(
   options: AppServerModuleOptions,
   io: Partial<StdioStreams> = {},
 ): Promise<number> {
+  return runOnProcessStdio(options, new StdioJsonlServer(processStreams(io)));
+}
+
+/** The same server for a browser extension: one native messaging connection on stdio. */
+export async function runNativeMessagingAppServer(
+  options: AppServerModuleOptions,
+  io: Partial<StdioStreams> = {},
+): Promise<number> {
+  return runOnProcessStdio(options, new NativeMessagingServer(processStreams(io)));
+}
+
+function processStreams(io: Partial<StdioStreams>): StdioStreams {
+  return { stdin: io.stdin ?? process.stdin, stdout: io.stdout ?? process.stdout };
+}
+
+async function runOnProcessStdio(
+  options: AppServerModuleOptions,
+  server: StdioProcessServer,
+): Promise<number> {
   const logger = new StderrLogger();
-  const server = new StdioJsonlServer({
-    stdin: io.stdin ?? process.stdin,
-    stdout: io.stdout ?? process.stdout,
-  });
   let app;
   try {
     app = await NestFactory.createMicroservice(AppServerModule.forRoot(options), {

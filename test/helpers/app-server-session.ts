@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeOpenAiServer, fakeSettingsDocument } from './fake-openai-server';
-import { DIST_MAIN, JsonlChild, type JsonMessage } from './jsonl-child';
+import { DIST_MAIN, JsonlChild, type JsonMessage, type MessageChild } from './jsonl-child';
 import { assertValidServerMessage } from './schema-validation';
 import {
   createPostgresDatabaseSync,
@@ -149,6 +149,13 @@ export class E2eSandbox {
     return session;
   }
 
+  /** Drives a child started another way (e.g. a native messaging host); disposed of with the others. */
+  attach(child: MessageChild, options: SessionOptions = {}): AppServerSession {
+    const session = new AppServerSession(child, options);
+    this.sessions.push(session);
+    return session;
+  }
+
   /** Writes a `VV_AGENT_SCRIPTED_MODEL_FILE` script (runtime.md §15.3) and returns its env entry. */
   scriptEnv(steps: unknown[]): NodeJS.ProcessEnv {
     const path = join(this.root, `script-${this.sessions.length}.json`);
@@ -179,7 +186,10 @@ export class AppServerSession {
   /** The method of every request sent, by JSON id, to check each response against its result schema. */
   private readonly methodsById = new Map<string, string>();
 
-  constructor(readonly child: JsonlChild) {}
+  constructor(
+    readonly child: MessageChild,
+    private readonly options: SessionOptions = {},
+  ) {}
 
   /** Sends any message as one JSON line. */
   send(message: unknown): void {
@@ -294,7 +304,10 @@ export class AppServerSession {
     for (const message of this.child.received) {
       const method = 'method' in message ? undefined : this.methodsById.get(JSON.stringify(message.id));
       try {
-        assertValidServerMessage(message, method);
+        assertValidServerMessage(
+          this.options.nativeMessaging ? withoutTruncationMark(message) : message,
+          method,
+        );
       } catch (error) {
         problems.push((error as Error).message);
       }
@@ -319,6 +332,25 @@ export class AppServerSession {
     }
     return this.child.received;
   }
+}
+
+export interface SessionOptions {
+  /**
+   * The session runs over native messaging: a message shortened to the 1 MiB limit carries
+   * `truncated: true` in its params / result (native-messaging.md §1), a transport annotation outside
+   * the v1 schemas, which is set aside before the schema check.
+   */
+  nativeMessaging?: boolean;
+}
+
+/** The message without the native messaging `truncated: true` mark of its params / result. */
+function withoutTruncationMark(message: JsonMessage): JsonMessage {
+  const key = 'result' in message ? 'result' : 'params';
+  const body = message[key];
+  if (body === null || typeof body !== 'object' || (body as Record<string, unknown>).truncated !== true)
+    return message;
+  const { truncated: _truncated, ...rest } = body as Record<string, unknown>;
+  return { ...message, [key]: rest };
 }
 
 export interface ThreadStartResult {

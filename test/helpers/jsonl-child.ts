@@ -18,7 +18,24 @@ export interface JsonlChildOptions {
 
 export const DIST_MAIN = resolve(__dirname, '../../dist/main.js');
 
-export class JsonlChild {
+/** What AppServerSession needs of a child speaking JSON-RPC: JSONL (this file) or native messaging frames. */
+export interface MessageChild {
+  readonly process: ChildProcessWithoutNullStreams;
+  /** Every message read, in order (consumed or not). */
+  readonly received: JsonMessage[];
+  /** Output units (lines, frames) that were not one JSON value. */
+  readonly invalidLines: string[];
+  readonly stderr: string;
+  send(message: unknown): void;
+  next(timeoutMs?: number): Promise<JsonMessage>;
+  waitFor(predicate: (message: JsonMessage) => boolean, timeoutMs?: number): Promise<JsonMessage>;
+  takeUnread(): JsonMessage[];
+  closeStdin(): void;
+  kill(signal?: NodeJS.Signals): void;
+  waitExit(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export class JsonlChild implements MessageChild {
   readonly process: ChildProcessWithoutNullStreams;
   /** Every stdout line that parsed as JSON, in order (consumed or not). */
   readonly received: JsonMessage[] = [];

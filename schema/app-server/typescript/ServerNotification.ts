@@ -150,7 +150,7 @@ export interface ErrorWarningNotification {
 export interface ErrorWarningParams {
   threadId: string;
   turnId?: string;
-  code: "run_failed" | "event_stream" | "store" | "follow_up" | "mcp_server_unavailable";
+  code: "run_failed" | "event_stream" | "store" | "follow_up" | "mcp_server_unavailable" | "message_too_large";
   message: string;
 }
 

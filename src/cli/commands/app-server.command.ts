@@ -4,13 +4,17 @@ import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';
 import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
-import { runStdioAppServer } from '../../nest/stdio-app-server';
+import { runNativeMessagingAppServer, runStdioAppServer } from '../../nest/stdio-app-server';
+import { refuseNativeCaller } from '../../transports/native-messaging/native-caller';
 import { GenerateTsCommand, SchemaCommand } from './schema.command';
 
-/** `vv-agent app-server --listen stdio …`: the production stdio server (protocol.md §12.3, §12.4). */
+/**
+ * `vv-agent app-server --listen stdio|native-messaging …`: the production server on stdio
+ * (protocol.md §12.3, §12.4), as JSONL or as a browser's native messaging host.
+ */
 @Command({
   name: 'app-server',
-  description: 'Run the App Server on stdio',
+  description: 'Run the App Server on stdio (JSONL or native messaging)',
   subCommands: [SchemaCommand, GenerateTsCommand],
 })
 export class AppServerCommand extends CommandRunner {
@@ -23,6 +27,17 @@ export class AppServerCommand extends CommandRunner {
 
   async run(): Promise<void> {
     if (this.invocation.kind !== 'listen') return;
+    const listen = this.invocation.options;
+    if (listen.listen === 'native-messaging') {
+      // native-messaging.md §1: the caller is logged, and refused before any frame when not allowed.
+      process.stderr.write(`native messaging caller: ${listen.nativeCaller ?? '(none)'}\n`);
+      const refusal = refuseNativeCaller(listen.nativeCaller, listen.nativeAllowedCallers);
+      if (refusal !== null) {
+        process.stderr.write(`${refusal}\n`);
+        this.outcome.exitCode = 2;
+        return;
+      }
+    }
     let options;
     try {
       options = buildProductionServerOptions(this.invocation.options, process.env);
@@ -32,9 +47,10 @@ export class AppServerCommand extends CommandRunner {
       this.outcome.exitCode = 2;
       return;
     }
-    this.outcome.exitCode = await runStdioAppServer(options, {
-      stdin: process.stdin,
-      stdout: protocolOutput,
-    });
+    const io = { stdin: process.stdin, stdout: protocolOutput };
+    this.outcome.exitCode =
+      listen.listen === 'native-messaging'
+        ? await runNativeMessagingAppServer(options, io)
+        : await runStdioAppServer(options, io);
   }
 }

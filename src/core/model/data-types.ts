@@ -282,7 +282,15 @@ export const approvalResolutionShape = object({
 export const errorWarningShape = object({
   threadId: string(),
   turnId: optional(string()),
-  code: oneOfStrings(['run_failed', 'event_stream', 'store', 'follow_up', 'mcp_server_unavailable']),
+  // `message_too_large`: sent by the native messaging transport in place of a notification over its limit.
+  code: oneOfStrings([
+    'run_failed',
+    'event_stream',
+    'store',
+    'follow_up',
+    'mcp_server_unavailable',
+    'message_too_large',
+  ]),
   message: string(),
 });
 

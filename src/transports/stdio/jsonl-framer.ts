@@ -7,13 +7,15 @@
  * decoder's concern.
  */
 
-export type FramerEvent = { kind: 'line'; line: Buffer } | { kind: 'too_large' };
+import type { FramerEvent, InboundFramer } from './stdio-framing';
+
+export type { FramerEvent } from './stdio-framing';
 
 const LF = 0x0a;
 const CR = 0x0d;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-export class JsonlFramer {
+export class JsonlFramer implements InboundFramer {
   private readonly parts: Buffer[] = [];
   private bufferedBytes = 0;
   /** True while skipping the remainder of an oversized line. */

@@ -73,6 +73,30 @@ describe('source layering', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('keeps the transports apart: native messaging reuses the stdio process server, nothing else crosses', () => {
+    /** transport folder → the transport folders it may import from. */
+    const TRANSPORTS: Record<string, readonly string[]> = {
+      stdio: [],
+      'native-messaging': ['stdio'],
+      'in-process': [],
+    };
+    const transports = join(SRC, 'transports');
+    const folders = readdirSync(transports).filter((name) => statSync(join(transports, name)).isDirectory());
+    expect(folders.sort()).toEqual(Object.keys(TRANSPORTS).sort());
+    const violations: string[] = [];
+    for (const file of sourceFiles(transports)) {
+      const from = relative(transports, file).split('/')[0];
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = normalize(join(dirname(file), match[1]));
+        if (!target.startsWith(transports)) continue;
+        const to = relative(transports, target).split('/')[0];
+        if (to !== from && !TRANSPORTS[from].includes(to))
+          violations.push(`${relative(SRC, file)} -> ${match[1]}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('keeps each protocol adapter (app-server-v1, acp) to itself: protocols never import each other', () => {
     const protocols = join(SRC, 'protocols');
     const violations: string[] = [];

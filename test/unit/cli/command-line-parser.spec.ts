@@ -2,6 +2,19 @@ import { parseCommandLine } from '../../../src/cli/command-line-parser';
 import type { CliInvocation } from '../../../src/cli/cli-invocation';
 
 const BASE = ['app-server', '--listen', 'stdio', '--settings', 's.json', '--backend', 'b', '--model', 'm'];
+const NATIVE = [
+  'app-server',
+  '--listen',
+  'native-messaging',
+  '--settings',
+  's.json',
+  '--backend',
+  'b',
+  '--model',
+  'm',
+];
+/** protocol.md §12.2 v1.1. */
+const INVALID_LISTEN = 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT';
 
 function usage(message: string): CliInvocation {
   return { kind: 'usage-error', message };
@@ -96,7 +109,8 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
     [['app-server'], 'app-server requires --listen, --settings, --backend, --model'],
     [['app-server', '--listen', 'stdio'], 'app-server requires --settings, --backend, --model'],
     [['app-server', '--model', 'm', '--listen', 'stdio'], 'app-server requires --settings, --backend'],
-    [['app-server', '--listen', 'tcp'], 'only app-server --listen stdio is supported'],
+    [['app-server', '--listen', 'tcp'], INVALID_LISTEN],
+    [['app-server', '--listen', 'Native-Messaging'], INVALID_LISTEN],
     [['app-server', '--listen'], '--listen requires a value'],
     [['app-server', '--listen', '--settings', 's'], '--listen requires a value'],
     [['app-server', '--listen='], '--listen requires a value'],
@@ -127,9 +141,41 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
     [[...BASE, '--max-message-bytes', '9007199254740992'], '--max-message-bytes must be a positive integer'],
     // The first error wins, left to right.
     [['app-server', '--bogus', '--listen', 'tcp'], 'unknown app-server argument: --bogus'],
-    [['app-server', '--listen', 'tcp', '--bogus'], 'only app-server --listen stdio is supported'],
+    [['app-server', '--listen', 'tcp', '--bogus'], INVALID_LISTEN],
+    [
+      [...BASE, '--native-caller', 'chrome-extension://x/'],
+      '--native-caller requires --listen native-messaging',
+    ],
+    [[...BASE, '--native-allowed-callers=a'], '--native-allowed-callers requires --listen native-messaging'],
+    [[...NATIVE, '--native-caller'], '--native-caller requires a value'],
+    [
+      [...NATIVE, '--native-caller', 'a', '--native-caller=b'],
+      'duplicate app-server argument: --native-caller',
+    ],
   ])('%j → %s', (argv, message) => {
     expect(parseCommandLine(argv)).toEqual(usage(message));
+  });
+
+  it('accepts --listen native-messaging with the caller and allow-list the launcher passes (native-messaging.md §1)', () => {
+    const parsed = parseCommandLine([
+      ...NATIVE,
+      '--native-allowed-callers',
+      'chrome-extension://abc/,chrome-extension://def/',
+      '--native-caller=chrome-extension://abc/',
+    ]);
+    expect(parsed).toEqual({
+      kind: 'listen',
+      options: expect.objectContaining({
+        listen: 'native-messaging',
+        nativeCaller: 'chrome-extension://abc/',
+        nativeAllowedCallers: ['chrome-extension://abc/', 'chrome-extension://def/'],
+      }),
+    });
+    const bare = parseCommandLine(NATIVE);
+    expect(bare.kind === 'listen' && bare.options).toEqual(
+      expect.objectContaining({ listen: 'native-messaging', maxMessageBytes: 16777216 }),
+    );
+    expect(bare.kind === 'listen' && 'nativeCaller' in bare.options).toBe(false);
   });
 
   it('accepts the largest safe integer for --max-message-bytes', () => {
