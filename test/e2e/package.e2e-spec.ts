@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { FakeOpenAiServer, fakeSettingsDocument } from '../helpers/fake-openai-server';
 import { finishReply, hangingTextReply } from '../helpers/model-replies';
-import { AppServerClient, startInProcessAppServer } from '../../dist';
+import { AppServerClient, Runner, ScriptedModelProvider, startInProcessAppServer } from '../../dist';
 
 jest.setTimeout(60_000);
 
@@ -353,7 +353,10 @@ describe('installed into a fresh Nest application', () => {
       expect(stderr).not.toMatch(/error/i);
 
       // Read the store back with the repository's own server: the turn is stored interrupted.
-      const reader = await startInProcessAppServer({ store: { path: store } });
+      const reader = await startInProcessAppServer({
+        runner: new Runner({ modelProvider: new ScriptedModelProvider() }),
+        store: { path: store },
+      });
       const client = AppServerClient.inProcess(reader);
       try {
         await client.initialize({ name: 'package-e2e' });
