@@ -1,8 +1,21 @@
 /** What the command line asked for, after parsing (protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
+
+/** websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
+export interface WebSocketListenOptions {
+  address: WebSocketListenAddress;
+  /** `--ws-token-file`; null with `--ws-no-auth`. */
+  tokenFile: string | null;
+  noAuth: boolean;
+  /** `--ws-allow-origin`, in command-line order. */
+  allowedOrigins: string[];
+}
 
 export interface ListenOptions {
-  listen: 'stdio';
+  listen: 'stdio' | 'native-messaging' | 'ws';
+  /** Present exactly when `listen` is `ws`. */
+  websocket?: WebSocketListenOptions;
   settings: string;
   backend: string;
   model: string;

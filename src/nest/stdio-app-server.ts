@@ -3,52 +3,19 @@
  * the process exit code: 0 after a graceful shutdown (EOF, SIGTERM/SIGINT, stdout EPIPE), 1 after a
  * fatal I/O error or a startup failure (its message is written to stderr as one line).
  */
-import { NestFactory } from '@nestjs/core';
 import type { AppServerModuleOptions } from './app-server-options';
-import { AppServerModule } from './app-server.module';
-import { StderrLogger } from './stderr-logger';
-import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
-import { StoreError } from '../persistence/sqlite/store-errors';
-import { causeMessage } from '../runtime/cause-message';
+import { runAppServer } from './run-app-server';
 import { StdioJsonlServer, type StdioStreams } from '../transports/stdio/stdio-jsonl.server';
 
-export async function runStdioAppServer(
+export { startupFailureMessage } from './run-app-server';
+
+export function runStdioAppServer(
   options: AppServerModuleOptions,
   io: Partial<StdioStreams> = {},
 ): Promise<number> {
-  const logger = new StderrLogger();
   const server = new StdioJsonlServer({
     stdin: io.stdin ?? process.stdin,
     stdout: io.stdout ?? process.stdout,
   });
-  let app;
-  try {
-    app = await NestFactory.createMicroservice(AppServerModule.forRoot(options), {
-      strategy: server,
-      logger,
-      bufferLogs: true,
-      // A bootstrap failure is reported as one stderr line below, not as Nest's buffered log dump.
-      autoFlushLogs: false,
-      abortOnError: false,
-    });
-    app.useLogger(logger);
-    server.attach(app.get(AppServerCore));
-    await app.listen();
-    // Started: write what was buffered during bootstrap and log directly from now on.
-    app.flushLogs();
-  } catch (error) {
-    process.stderr.write(`${startupFailureMessage(error)}\n`);
-    await app?.close().catch(() => undefined);
-    return 1;
-  }
-  const exitCode = await server.whenStopped();
-  await app.close();
-  return exitCode;
-}
-
-/** §12.3 step 4: the store is the only thing opened while the module boots. */
-export function startupFailureMessage(error: unknown): string {
-  return error instanceof StoreError
-    ? `failed to open App Server store: ${error.message}`
-    : causeMessage(error);
+  return runAppServer(options, server);
 }
