@@ -139,6 +139,8 @@ export class WsPeer {
   closeEvent: { code: number; reason: string } | null = null;
   readonly closed: Promise<{ code: number; reason: string }>;
 
+  private stallWhen: ((m: JsonMessage) => boolean) | null = null;
+
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data, isBinary) => {
       const text = isBinary ? '' : data.toString();
@@ -146,6 +148,10 @@ export class WsPeer {
         const message = JSON.parse(text) as JsonMessage;
         this.received.push(message);
         this.unread.push(message);
+        if (this.stallWhen?.(message) === true) {
+          this.stallWhen = null;
+          this.stopReading();
+        }
       } catch {
         this.invalidFrames.push(text);
       }
@@ -242,6 +248,11 @@ export class WsPeer {
       collected.push(message);
       if (predicate(message)) return collected;
     }
+  }
+
+  /** Stops reading right after the first message matching `predicate` arrives. */
+  stopReadingAfter(predicate: (m: JsonMessage) => boolean): void {
+    this.stallWhen = predicate;
   }
 
   /** Stops reading from the TCP socket: the server's writes pile up (a stalled consumer). */

@@ -59,6 +59,9 @@ interface SocketState {
   readonly socket: WebSocket;
   readonly connection: Connection;
   unansweredPings: number;
+  /** Byte sizes of the messages handed to the socket and not yet written out, oldest first. */
+  readonly unwritten: number[];
+  unwrittenBytes: number;
 }
 
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
@@ -242,7 +245,7 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
       },
     };
     const connection = core.connect(sink);
-    state = { socket, connection, unansweredPings: 0 };
+    state = { socket, connection, unansweredPings: 0, unwritten: [], unwrittenBytes: 0 };
     const current = state;
     this.sockets.add(current);
     socket.on('message', (data: RawData, isBinary: boolean) => {
@@ -262,21 +265,30 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
   }
 
   /**
-   * One outbound message as one text frame. The bound is checked against what the socket has not
-   * written yet, before this message is added, so a single large message is never refused for its
-   * own size (websocket.md §4).
+   * One outbound message as one text frame. The bound applies to what is queued behind the message
+   * the socket is writing now, counted before this message is added: a single large message (a
+   * big `thread/read`) is never refused for its own size, nor are the messages right behind it
+   * while a reader keeps reading (websocket.md §4).
    */
   private write(state: SocketState, line: string): void {
     const { socket, connection } = state;
     if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > this.outboundQueueBytes) {
+    const queuedBehindHead = state.unwrittenBytes - (state.unwritten[0] ?? 0);
+    if (queuedBehindHead > this.outboundQueueBytes) {
       connection.markOutputBroken();
       socket.close(CLOSE_CODES.outboundQueueOverflow, 'outbound queue overflow');
       // Not from inside the connection's writer: it is still pumping this message.
       setImmediate(() => connection.close());
       return;
     }
-    socket.send(line.endsWith('\n') ? line.slice(0, -1) : line);
+    const frame = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const bytes = Buffer.byteLength(frame, 'utf8');
+    state.unwritten.push(bytes);
+    state.unwrittenBytes += bytes;
+    // ws calls back in order once the frame is written to the OS (or the socket failed).
+    socket.send(frame, () => {
+      state.unwrittenBytes -= state.unwritten.shift() ?? 0;
+    });
   }
 
   /** Every 30 s; a socket that left two pings unanswered is dead (`1011`). */
