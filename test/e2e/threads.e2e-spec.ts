@@ -14,6 +14,7 @@ import {
   isTurnCompleted,
   lastItemStates,
   paramsOf,
+  stdioOnlyIt,
   type AppServerSession,
   type SpawnOptions,
 } from '../helpers/app-server-session';
@@ -450,24 +451,30 @@ describe('thread/resume and thread/read with afterItemId', () => {
 });
 
 describe('CLI startup (§12.3)', () => {
-  it('exits 2 with the loader message for an invalid scripted model file, before reading stdin', async () => {
-    const scriptPath = join(sandbox.root, 'broken-script.json');
-    writeFileSync(scriptPath, '{"steps": not json');
-    const session = sandbox.spawn({ env: { VV_AGENT_SCRIPTED_MODEL_FILE: scriptPath } });
-    expect(await session.close()).toEqual({ code: 2, signal: null });
-    expect(session.child.received).toEqual([]);
-    expect(session.child.invalidLines).toEqual([]);
-    expect(session.child.stderr).toMatch(
-      new RegExp(`^invalid scripted model file ${escapeRegExp(scriptPath)}: .+`),
-    );
-  });
+  stdioOnlyIt(
+    'exits 2 with the loader message for an invalid scripted model file, before reading stdin',
+    async () => {
+      const scriptPath = join(sandbox.root, 'broken-script.json');
+      writeFileSync(scriptPath, '{"steps": not json');
+      const session = sandbox.spawn({ env: { VV_AGENT_SCRIPTED_MODEL_FILE: scriptPath } });
+      expect(await session.close()).toEqual({ code: 2, signal: null });
+      expect(session.child.received).toEqual([]);
+      expect(session.child.invalidLines).toEqual([]);
+      expect(session.child.stderr).toMatch(
+        new RegExp(`^invalid scripted model file ${escapeRegExp(scriptPath)}: .+`),
+      );
+    },
+  );
 
-  it('exits 1 with "failed to open App Server store: <cause>" when the store cannot be opened', async () => {
-    const session = sandbox.spawn({ store: join('settings.json', 'store.sqlite') });
-    expect(await session.close()).toEqual({ code: 1, signal: null });
-    expect(session.child.received).toEqual([]);
-    expect(session.child.stderr).toMatch(/failed to open App Server store: .+/);
-  });
+  stdioOnlyIt(
+    'exits 1 with "failed to open App Server store: <cause>" when the store cannot be opened',
+    async () => {
+      const session = sandbox.spawn({ store: join('settings.json', 'store.sqlite') });
+      expect(await session.close()).toEqual({ code: 1, signal: null });
+      expect(session.child.received).toEqual([]);
+      expect(session.child.stderr).toMatch(/failed to open App Server store: .+/);
+    },
+  );
 
   it('keeps threads across restarts of the same store file', async () => {
     const first = await ready({ store: 'persist.sqlite' });

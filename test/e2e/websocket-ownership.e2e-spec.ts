@@ -37,9 +37,12 @@ async function peer(): Promise<WsPeer> {
 }
 
 /** The owner starts a thread in the workspace and a turn whose bash call needs approval. */
-async function ownerWithPendingApproval(
-  command: string,
-): Promise<{ owner: WsPeer; threadId: string; turnId: string; request: JsonMessage }> {
+async function ownerWithPendingApproval(): Promise<{
+  owner: WsPeer;
+  threadId: string;
+  turnId: string;
+  request: JsonMessage;
+}> {
   const owner = await peer();
   const { threadId } = await owner.startThread({ cwd: sandbox.workspace });
   const { turnId } = await owner.call<{ turnId: string }>('turn/start', {
@@ -58,7 +61,7 @@ describe('owner disconnect during a pending approval (websocket.md §6)', () => 
       finishReply('done', { content: ['done'] }),
     );
     const observer = await peer();
-    const { owner, threadId, turnId, request } = await ownerWithPendingApproval('echo moved > moved.txt');
+    const { owner, threadId, turnId, request } = await ownerWithPendingApproval();
     await observer.call('thread/resume', { threadId });
     expect(String(request.id)).toMatch(ID_PATTERN.approval);
 
@@ -106,7 +109,7 @@ describe('owner disconnect during a pending approval (websocket.md §6)', () => 
     server = await WsServerProcess.start(sandbox, { args: ['--approval-timeout-seconds', '1'] });
     sandbox.model.enqueue(bashReply('echo never > never.txt', { callId: 'call_never' }), finishReply('ok'));
     const observer = await peer();
-    const { owner, threadId, turnId, request } = await ownerWithPendingApproval('echo never > never.txt');
+    const { owner, threadId, turnId, request } = await ownerWithPendingApproval();
     await observer.call('thread/resume', { threadId });
     await owner.close();
 
@@ -138,7 +141,7 @@ describe('owner disconnect during a pending approval (websocket.md §6)', () => 
         bashReply('echo two > two.txt', { callId: 'call_two' }),
         finishReply('ok'),
       );
-      return ownerWithPendingApproval('echo one > one.txt');
+      return ownerWithPendingApproval();
     })();
     const observer = await peer();
     await observer.call('thread/resume', { threadId });
