@@ -14,6 +14,18 @@ export default tseslint.config(
     },
   },
   {
+    // The build bundles nest-commander into the shim's output; anything importing the package
+    // directly would need it installed in every embedding application.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/nest-commander.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'nest-commander', message: "Import from src/cli/nest-commander.ts (bundled at build)." }] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,6 +1,16 @@
 /** Three projects: fast unit tests, e2e tests that spawn the built CLI, and the bounded reliability suite. */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] };
-const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+// `@agentclientprotocol/sdk` ships ES modules only: jest (CommonJS on Node 20) loads it transpiled.
+const ESM_DEPENDENCIES = ['@agentclientprotocol/sdk'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }],
+  [`node_modules/(${ESM_DEPENDENCIES.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: 'tsconfig.esm-deps.json' }],
+};
+const common = {
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_DEPENDENCIES.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
 
 module.exports = {
   projects: [

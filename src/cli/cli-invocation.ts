@@ -33,6 +33,8 @@ export type CliInvocation =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string }
   | { kind: 'listen'; options: ListenOptions }
+  /** acp.md §1: the listen options (always stdio), served as ACP. */
+  | { kind: 'acp'; options: ListenOptions }
   | { kind: 'schema'; out: string }
   | { kind: 'generate-ts'; out: string }
   | { kind: 'debug-send-message'; message: string };

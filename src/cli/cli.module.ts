@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CLI_INVOCATION, type CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { AppServerCommand } from './commands/app-server.command';
+import { AcpCommand } from './commands/acp.command';
 import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
 import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
 
@@ -15,6 +16,7 @@ export class CliModule {
         { provide: CLI_INVOCATION, useValue: invocation },
         { provide: CliOutcome, useValue: outcome },
         AppServerCommand,
+        AcpCommand,
         SchemaCommand,
         GenerateTsCommand,
         DebugCommand,

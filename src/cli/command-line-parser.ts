@@ -1,6 +1,7 @@
 /** Pure dispatch of the command line into a `CliInvocation` (protocol.md §12.1, §12.5, §12.6). */
 import type { CliInvocation } from './cli-invocation';
 import { parseListenOptions } from './listen-options-parser';
+import { parseAcpOptions } from './acp-options-parser';
 
 function parseSchemaCommand(kind: 'schema' | 'generate-ts', args: readonly string[]): CliInvocation {
   const [flag, dir, ...rest] = args;
@@ -34,5 +35,11 @@ export function parseCommandLine(argv: readonly string[]): CliInvocation {
       : { kind: 'listen', options: parsed.options };
   }
   if (command === 'debug') return parseDebugCommand(rest);
+  if (command === 'acp') {
+    const parsed = parseAcpOptions(rest);
+    return 'error' in parsed
+      ? { kind: 'usage-error', message: parsed.error }
+      : { kind: 'acp', options: parsed.options };
+  }
   return { kind: 'usage-error', message: `unknown command: ${command}` };
 }

@@ -5,6 +5,7 @@ export const HELP_TEXT = `Usage:
   vv-agent app-server schema --out <dir>
   vv-agent app-server generate-ts --out <dir>
   vv-agent debug app-server send-message <message...>
+  vv-agent acp --settings <path> --backend <key> --model <key> [options]
 
 App Server options:
   --listen <transport>             stdio, native-messaging or ws://HOST:PORT (required)
@@ -21,4 +22,6 @@ App Server options:
   --ws-no-auth                     WebSocket: no token (loopback HOST only)
   --ws-allow-origin <origin>       WebSocket: allowed Origin header value (repeatable)
   -h, --help                       Show this help
+
+acp (Agent Client Protocol on stdio) takes the App Server options except --listen.
 `;

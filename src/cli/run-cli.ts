@@ -3,7 +3,7 @@
  * rules and exact usage errors; nest-commander hosts the command classes and routes a canonical argv
  * to them, so commander's own option parsing and help never see user input.
  */
-import { CommandFactory, CommandRunnerService } from 'nest-commander';
+import { CommandFactory, CommandRunnerService } from './nest-commander';
 import type { CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { CliModule } from './cli.module';
@@ -17,6 +17,7 @@ const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
   schema: ['app-server', 'schema'],
   'generate-ts': ['app-server', 'generate-ts'],
   'debug-send-message': ['debug', 'app-server', 'send-message'],
+  acp: ['acp'],
 };
 
 export async function runCli(invocation: CommandInvocation): Promise<number> {

@@ -4,7 +4,7 @@
  * every message no pending call consumes goes to a FIFO backlog read with `nextMessage` / `waitFor`.
  */
 import type { AppServerCore } from '../protocols/app-server-v1/app-server-core';
-import { findClientRequest } from '../protocols/app-server-v1/registry';
+import { resultTypeNameOf } from '../protocols/app-server-v1/method-index';
 import { AgentMessageTexts } from './agent-message-texts';
 import { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
 import {
@@ -26,12 +26,14 @@ import type {
   McpServerListParams,
   McpServerListResponse,
   ModelListParams,
+  NotificationMessageOf,
   ModelListResponse,
   ParamsOf,
   RequestId,
   ResultOf,
   SchemaExportResponse,
   ServerMessage,
+  ServerNotificationMethod,
   ThreadArchiveResponse,
   ThreadCompactParams,
   ThreadCompactResponse,
@@ -302,12 +304,30 @@ export class AppServerClient {
     return this.waitFor(() => true, opts);
   }
 
-  /** Removes and returns the first backlog message matching `predicate`, else waits for one. */
-  async waitFor(
+  /**
+   * Removes and returns the first backlog message matching `predicate`, else waits for one. A type
+   * guard narrows the result: `waitFor((m): m is TurnCompletedMessage => m.method === 'turn/completed')`,
+   * or pass a method name (`waitFor('turn/completed')`) to get that notification's type.
+   */
+  waitFor<M extends ServerNotificationMethod>(
+    method: M,
+    opts?: { timeoutMs?: number },
+  ): Promise<NotificationMessageOf<M>>;
+  waitFor<T extends ServerMessage>(
+    predicate: (message: ServerMessage) => message is T,
+    opts?: { timeoutMs?: number },
+  ): Promise<T>;
+  waitFor(
     predicate: (message: ServerMessage) => boolean,
+    opts?: { timeoutMs?: number },
+  ): Promise<ServerMessage>;
+  async waitFor(
+    match: ServerNotificationMethod | ((message: ServerMessage) => boolean),
     opts: { timeoutMs?: number } = {},
   ): Promise<ServerMessage> {
     if (this.state.kind === 'closed') throw new AppServerClientError(CLIENT_MESSAGES.closed);
+    const predicate =
+      typeof match === 'string' ? (message: ServerMessage) => message.method === match : match;
     const outcome = await this.backlog.take(predicate, opts.timeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS);
     if (outcome.kind === 'message') return outcome.message;
     if (outcome.kind === 'timeout') throw new AppServerClientError(CLIENT_MESSAGES.messageTimeout);
@@ -390,7 +410,7 @@ export class AppServerClient {
       );
       return true;
     }
-    const resultTypeName = findClientRequest(call.method)?.resultTypeName ?? null;
+    const resultTypeName = resultTypeNameOf(call.method);
     const problem = resultTypeName === null ? null : resultDecodingProblem(resultTypeName, message.result);
     if (problem !== null)
       call.reject(new AppServerClientError(CLIENT_MESSAGES.decodeFailure(call.method, problem)));

@@ -4,11 +4,12 @@
  */
 import type { MessageTypes } from '../protocols/app-server-v1/messages';
 import type {
-  CLIENT_METHODS,
   ClientRequestMethod,
+  METHOD_INDEX,
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
-} from '../protocols/app-server-v1/registry';
+} from '../protocols/app-server-v1/method-index';
+import type { PARAMS_DTOS } from '../protocols/app-server-v1/registry';
 import type { RequestId } from '../rpc/request-id';
 
 export type { JsonObject, JsonValue } from '../core/model/types';
@@ -17,11 +18,11 @@ export type { RequestId } from '../rpc/request-id';
 /** A client request method (what `request()` accepts). */
 export type ClientMethod = ClientRequestMethod;
 
-type RequestSpec<M extends ClientMethod> = Extract<(typeof CLIENT_METHODS)[number], { readonly method: M }>;
+type RequestSpec<M extends ClientMethod> = Extract<(typeof METHOD_INDEX)[number], { readonly method: M }>;
 
 /** The params a method accepts: the instance type of its registry DTO (`{}` for `schema/export`). */
-export type ParamsOf<M extends ClientMethod> = RequestSpec<M>['paramsDto'] extends new () => infer P
-  ? P
+export type ParamsOf<M extends ClientMethod> = M extends keyof typeof PARAMS_DTOS
+  ? InstanceType<(typeof PARAMS_DTOS)[M]>
   : Record<string, never>;
 
 /** The result type of a method, by the registry's `resultTypeName`. */
@@ -90,8 +91,15 @@ export type ServerRequestParamsOf<M extends ServerRequestMethod> = MessageTypes[
   { readonly method: M }
 >['paramsTypeName']];
 
+/** One notification message of method `M`, e.g. `NotificationMessageOf<'turn/completed'>`. */
+export interface NotificationMessageOf<M extends ServerNotificationMethod> {
+  jsonrpc: '2.0';
+  method: M;
+  params: NotificationParamsOf<M>;
+}
+
 export type ServerNotificationMessage = {
-  [M in ServerNotificationMethod]: { jsonrpc: '2.0'; method: M; params: NotificationParamsOf<M> };
+  [M in ServerNotificationMethod]: NotificationMessageOf<M>;
 }[ServerNotificationMethod];
 
 export type ServerRequestMessage = {

@@ -78,21 +78,4 @@ export class Agent {
     }
     return new Agent(options, (options.tools ?? []).map(resolveTool));
   }
-
-  /** The same agent with more model-visible tools after its own (MCP tools of one turn). */
-  withExtraTools(tools: readonly ToolDefinition[]): Agent {
-    if (tools.length === 0) return this;
-    return Agent.create({
-      name: this.name,
-      instructions: this.instructions,
-      model: this.model,
-      modelSettings: this.modelSettings,
-      tools: [...this.tools, ...tools],
-      maxCycles: this.maxCycles,
-      noToolPolicy: this.noToolPolicy,
-      toolPolicy: this.toolPolicy,
-      metadata: { ...this.metadata },
-      mcpServers: { ...this.mcpServers },
-    });
-  }
 }

@@ -31,6 +31,8 @@ export interface CycleRun {
   sink: RunEventSink;
   model: ModelCallSetup;
   tools: ToolRunScope;
+  /** Adopts a changed dynamic tool list (mcp.md §2 `tools/list_changed`) before a model call. */
+  refreshTools(): Promise<void>;
   steering: SteeringQueue;
   /** Compacts the conversation before a model call when it nears the context length. */
   compaction: AutoCompaction;
@@ -97,6 +99,7 @@ class CycleLoop {
     run.sink.cycleIndex = cycle;
     await run.sink.emit({ type: 'cycle_started', cycle_index: cycle });
     await this.deliverSteering(cycle);
+    await run.refreshTools();
     if ((await run.compaction.beforeModelCall(cycle)) === 'cancelled') return this.cancelled();
 
     const input = run.conversation.modelInput();

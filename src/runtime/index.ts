@@ -60,6 +60,7 @@ export {
 } from './usage/usage-ledger';
 
 export type * from './tools/types';
+export type { DynamicToolSource } from './tools/dynamic-tool-source';
 export { BUILTIN_TOOL_NAMES } from './tools/types';
 export { normalizeToolMetadata } from './tools/tool-metadata';
 
@@ -69,3 +70,4 @@ export { requiresApproval } from './approvals/approval-policy';
 
 export { EventStoreError, type RunEventStore, type EventStoreErrorCode } from './event-store/types';
 export { JsonlRunEventStore } from './event-store/jsonl-run-event-store';
+export * from './llm';

@@ -1,5 +1,6 @@
 /** RunConfig, RunResult and RunHandle contracts (runtime.md §3–§5). */
 import type { ModelRef, ModelProvider, ModelSettings } from './model/types';
+import type { DynamicToolSource } from './tools/dynamic-tool-source';
 import type { ToolPolicy } from './tools/types';
 import type { ApprovalPolicy, ApprovalProvider, ApprovalDecision } from './approvals/types';
 import type { Message } from './messages';
@@ -37,6 +38,11 @@ export interface RunConfig {
    * trimming dropped history or it does not fit the history.
    */
   promptSize?: PromptSize;
+  /**
+   * Extra tools after the agent's own, re-read before every model call so a changed list (an MCP
+   * server's `tools/list_changed`) reaches the model within the run.
+   */
+  toolSource?: DynamicToolSource;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   budgetLimits?: Record<string, unknown>;

@@ -15,6 +15,7 @@ import type { RunJournal } from './run-journal';
 import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
 import { buildRunResult, type RunIdentity } from './run-result';
 import { prepareRun, type RunMode, type RunPlan, type RunnerDefaults } from './run-setup';
+import { buildRunToolSet } from './tools/run-tool-set';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
 import { causeMessage } from './cause-message';
@@ -56,6 +57,35 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
     isCancelled: () => control.cancelReason !== null,
     hasQueuedSteering: () => control.steering.size > 0,
   };
+}
+
+/**
+ * Before a model call: a dynamic tool source whose list changed replaces its tools in the run's
+ * registry, visible names and model specs. A changed list that cannot be registered (a duplicate
+ * name, a bad schema) keeps the previous tools and is reported as a warning diagnostic.
+ */
+async function refreshDynamicTools(
+  launch: RunLaunch,
+  plan: RunPlan,
+  scope: ToolRunScope,
+  model: ModelCallSetup,
+  sink: RunEventSink,
+): Promise<void> {
+  const source = launch.config.toolSource;
+  if (source === undefined || !(await source.refresh())) return;
+  try {
+    const set = buildRunToolSet(launch.agent.tools, source.tools(), plan.toolPolicy);
+    scope.registry = set.registry;
+    scope.visibleTools = new Set(set.visibleTools);
+    model.tools = set.toolSpecs;
+  } catch (error) {
+    await sink.emit({
+      type: 'diagnostic',
+      level: 'warning',
+      code: 'tool_list_refresh_failed',
+      details: { error: causeMessage(error) },
+    });
+  }
 }
 
 /** Resolves with the result; rejects for setup failures (no events) and fail-closed store failures. */
@@ -116,13 +146,15 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
       if (conversation.compactedHistory() !== undefined) promptSize.reset();
     } else {
       conversation.append(plan.userMessage, { turnInput: true });
+      const tools = toolScope(launch, plan, sink);
       outcome = await runCycles({
         maxCycles: plan.maxCycles,
         noToolPolicy: plan.noToolPolicy,
         conversation,
         sink,
         model,
-        tools: toolScope(launch, plan, sink),
+        tools,
+        refreshTools: () => refreshDynamicTools(launch, plan, tools, model, sink),
         steering: control.steering,
         compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction, promptSize),
         cancelReason: () => control.cancelReason,

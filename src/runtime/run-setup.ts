@@ -9,16 +9,13 @@ import type { Message, SystemMessage, UserMessage } from './messages';
 import { mergeModelSettings, validateModelSettings } from './model/model-settings';
 import type { LlmClient, ModelSettings, ResolvedModelConfig, ToolSpec } from './model/types';
 import type { NoToolPolicy, RunConfig } from './run-config';
-import { allBuiltinTools } from './tools/builtin-tool-catalog';
-import { askUserTool } from './tools/control/ask-user';
-import { taskFinishTool } from './tools/control/task-finish';
-import { ToolRegistry, visibleToolNames } from './tools/tool-registry';
+import { buildRunToolSet } from './tools/run-tool-set';
+import type { ToolRegistry } from './tools/tool-registry';
 import type { ToolPolicy } from './tools/types';
 
 export const DEFAULT_MAX_CYCLES = 10;
 const MAX_CYCLES_LIMIT = 4_294_967_295;
 export const DEFAULT_WORKSPACE = './workspace';
-const CONTROL_TOOLS = [taskFinishTool, askUserTool];
 
 export interface RunnerDefaults {
   modelProvider?: RunConfig['modelProvider'];
@@ -75,12 +72,6 @@ export function effectiveToolPolicy(layers: Array<ToolPolicy | undefined>): Tool
   };
 }
 
-function buildRegistry(agent: Agent): ToolRegistry {
-  const registry = new ToolRegistry();
-  for (const tool of [...CONTROL_TOOLS, ...allBuiltinTools(), ...agent.tools]) registry.register(tool);
-  return registry;
-}
-
 export function prepareRun(
   runner: RunnerDefaults,
   agent: Agent,
@@ -101,14 +92,12 @@ export function prepareRun(
     mergeModelSettings(agent.modelSettings, mergeModelSettings(defaults.modelSettings, config.modelSettings)),
   );
 
-  const registry = buildRegistry(agent);
   const toolPolicy = effectiveToolPolicy([config.toolPolicy, defaults.toolPolicy, agent.toolPolicy]);
-  const visibleTools = visibleToolNames(
-    CONTROL_TOOLS.map((tool) => tool.name),
-    agent.tools.map((tool) => tool.name),
+  const { registry, visibleTools, toolSpecs } = buildRunToolSet(
+    agent.tools,
+    config.toolSource?.tools() ?? [],
     toolPolicy,
   );
-  const toolSpecs = registry.specs(visibleTools);
 
   const metadata = { ...agent.metadata, ...(defaults.metadata ?? {}), ...(config.metadata ?? {}) };
   const sessionId =

@@ -4,6 +4,7 @@
  * streamable HTTP, server-filesystem. Build first (`npm run build`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ import {
 } from '../../dist';
 import { fakeSettingsDocument } from '../helpers/fake-openai-server';
 import { InProcessConnection } from '../helpers/in-process-connection';
+import { AppServerClient } from '../../src/client';
 import { assistantReply, finishReply, requestMessages } from '../helpers/model-replies';
 
 jest.setTimeout(90_000);
@@ -459,6 +461,42 @@ describe('MCP approval rules', () => {
     expect(traffic.some((m) => m.method === 'approval/request')).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('written');
   });
+
+  it('never runs a writing tool without asking; a server "approval": "always" still asks, and deny leaves no file', async () => {
+    const session = await ready({ args: ['--approval-policy', 'never'] });
+    const free = join(sandbox.workspace, 'free.txt');
+    const guarded = join(sandbox.workspace, 'guarded.txt');
+    const fs = { command: process.execPath, args: [FILESYSTEM, sandbox.workspace] };
+    const plain = await session.startThread({ cwd: sandbox.workspace, mcpServers: { fs } });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_w1', name: 'mcp__fs__write_file', arguments: { path: free, content: 'free' } },
+      ]),
+      finishReply('wrote'),
+    );
+    await session.call('turn/start', { threadId: plain.threadId, input: textInput('write') });
+    const first = await session.collectUntil(isTurnCompleted(plain.threadId), 60_000);
+    expect(first.some((m) => m.method === 'approval/request')).toBe(false);
+    expect(readFileSync(free, 'utf8')).toBe('free');
+
+    const strict = await session.startThread({
+      cwd: sandbox.workspace,
+      mcpServers: { fs: { ...fs, approval: 'always' } },
+    });
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_w2', name: 'mcp__fs__write_file', arguments: { path: guarded, content: 'guarded' } },
+      ]),
+      finishReply('asked'),
+    );
+    await session.call('turn/start', { threadId: strict.threadId, input: textInput('write') });
+    const request = await session.waitFor((m) => m.method === 'approval/request' && 'id' in m, 60_000);
+    expect(paramsOf(request)).toMatchObject({ threadId: strict.threadId, toolName: 'mcp__fs__write_file' });
+    session.answer(request.id, { decision: 'deny' });
+    const second = await session.collectUntil(isTurnCompleted(strict.threadId), 60_000);
+    expect(paramsOf(second[second.length - 1])).toMatchObject({ status: 'completed' });
+    expect(existsSync(guarded)).toBe(false);
+  });
 });
 
 describe('host-provided servers (AppServerHost.resolveAgent)', () => {
@@ -516,6 +554,72 @@ describe('host-provided servers (AppServerHost.resolveAgent)', () => {
       expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
     } finally {
       if (!closed) await server.close();
+    }
+  });
+});
+
+describe('tools/list_changed within a running turn (a real SDK McpServer that adds a tool)', () => {
+  const UNLOCKING = join(__dirname, '..', 'fixtures', 'mcp', 'tool-unlocking-server.mjs');
+  const SERVER = 'unlocking-server';
+  // `mcp__unlocking-server__<this>` is 66 characters: its exposed name takes the hash form.
+  const REVEAL = 'reveal-the-secret-that-was-locked-until-now';
+
+  /** mcp.md §3, computed here from the rule rather than by the server's code. */
+  function hashedName(full: string): string {
+    const digest = createHash('sha256').update(full, 'utf8').digest('hex').slice(0, 8);
+    return `${full.slice(0, 55)}_${digest}`;
+  }
+
+  it('the model sees the new tool at its next call in the same turn and can call it; the typed client lists it', async () => {
+    const config = writeMcpConfig({ [SERVER]: { command: process.execPath, args: [UNLOCKING] } });
+    const unlock = `mcp__${SERVER}__unlock`;
+    const secret = hashedName(`mcp__${SERVER}__${REVEAL}`);
+    expect(secret.length).toBe(64);
+
+    const stderr: string[] = [];
+    const client = AppServerClient.spawn({
+      command: process.execPath,
+      ...sandbox.serverCommand({ args: ['--mcp-config', config] }),
+      onStderr: (line) => stderr.push(line),
+    });
+    try {
+      await client.initialize({ name: 'mcp-e2e', version: '1.0.0' });
+      sandbox.model.enqueue(
+        assistantReply([{ id: 'call_unlock', name: unlock, arguments: {} }]),
+        assistantReply([{ id: 'call_secret', name: secret, arguments: {} }]),
+        finishReply('found it'),
+      );
+      const { threadId } = await client.startThread({ cwd: sandbox.workspace });
+      await client.startTurn({ threadId, input: textInput('find the secret') });
+      const done = await client.waitFor('turn/completed', {
+        timeoutMs: 60_000,
+      });
+      expect(done.params).toMatchObject({ status: 'completed', finalOutput: 'found it' });
+
+      // First request: only `unlock`; after the call announced the change, the next request of the
+      // SAME turn carries the new tool (hash-form name), and its result reaches the model.
+      expect(toolNames(0)).toContain(unlock);
+      expect(toolNames(0)).not.toContain(secret);
+      expect(toolNames(1)).toEqual(expect.arrayContaining([unlock, secret]));
+      expect(toolResults(2).join('\n')).toContain('the secret is 42');
+
+      const { servers } = await client.listMcpServers({ threadId });
+      expect(servers).toEqual([
+        expect.objectContaining({
+          name: SERVER,
+          source: 'config',
+          status: 'ready',
+          transport: 'stdio',
+          tools: [
+            { name: 'unlock', exposedName: unlock, description: 'Unlocks the secret-revealing tool.' },
+            { name: REVEAL, exposedName: secret, description: 'Reveals the secret.' },
+          ],
+        }),
+      ]);
+    } catch (error) {
+      throw new Error(`${String(error)}\nserver stderr:\n${stderr.join('\n')}`);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandRunner } from 'nest-commander';
+import { Command, CommandRunner } from '../nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';

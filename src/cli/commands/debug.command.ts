@@ -1,6 +1,6 @@
 /** `vv-agent debug app-server send-message <words…>` (protocol.md §12.6) as nest-commander commands. */
 import { Inject } from '@nestjs/common';
-import { Command, CommandRunner, SubCommand } from 'nest-commander';
+import { Command, CommandRunner, SubCommand } from '../nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';

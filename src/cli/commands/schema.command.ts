@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Inject } from '@nestjs/common';
-import { CommandRunner, SubCommand } from 'nest-commander';
+import { CommandRunner, SubCommand } from '../nest-commander';
 import { committedSchemaFiles } from '../../protocols/app-server-v1/schema/committed-schema-files';
 import {
   jsonSchemaOutputFiles,

@@ -8,14 +8,9 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Agent } from '../../runtime/agent';
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import { exposedToolNames } from '../../runtime/tools/mcp/exposed-name';
-import {
-  McpServerHandle,
-  mcpToolDefinitions,
-  startMcpServers,
-  type McpToolPayload,
-} from '../../runtime/tools/mcp/mcp-tool-source';
+import { McpServerHandle, startMcpServers } from '../../runtime/tools/mcp/mcp-tool-source';
+import { McpToolSet } from '../../runtime/tools/mcp/mcp-tool-set';
 import { isHttpServer, toolEnabled, type McpServerConfig } from '../../runtime/tools/mcp/server-config';
-import type { ToolDefinition } from '../../runtime/tools/types';
 import type { McpServerInfo } from '../model/types';
 
 export type McpServerSource = McpServerInfo['source'];
@@ -31,9 +26,8 @@ interface McpServerEntry {
 
 /** What a turn gets from its MCP servers. */
 export interface McpTurnTools {
-  tools: ToolDefinition[];
-  /** Exposed name → `payload.mcp` of the turn's toolCall items (§5). */
-  payloads: Map<string, McpToolPayload>;
+  /** The run's tool source; its `payloads` give `payload.mcp` of the turn's toolCall items (§5). */
+  toolSet: McpToolSet;
   /** `error/warning` messages of servers that failed to start (§2). */
   failures: string[];
 }
@@ -63,10 +57,7 @@ export class McpServers implements OnApplicationShutdown {
     const handles = entries.map((entry) => entry.handle);
     const failures = (await startMcpServers(handles)).map((failure) => failure.message);
     const ready = handles.filter((handle) => handle.status === 'ready');
-    const tools = mcpToolDefinitions(ready, policy);
-    const payloads = new Map<string, McpToolPayload>();
-    for (const tool of tools) payloads.set(tool.name, tool.metadata?.mcp as McpToolPayload);
-    return { tools, payloads, failures };
+    return { toolSet: new McpToolSet(ready, policy), failures };
   }
 
   /** §5 `mcpServer/list`: never starts a server. */

@@ -101,7 +101,7 @@ export class TurnLauncher {
       handle =
         kind === 'compaction'
           ? runner.compact(agent, config)
-          : runner.start(agent.withExtraTools(mcp.tools), deriveInputText(input), config);
+          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcp.toolSet });
     } catch (error) {
       throw DomainErrors.internal(error);
     }
@@ -123,7 +123,7 @@ export class TurnLauncher {
       now: () => Date.now(),
       newItemId,
       changeCounter,
-      mcpTools: mcp.payloads,
+      mcpTools: mcp.toolSet.payloads,
     });
     return new RunningTurn({
       threadId,

@@ -107,6 +107,7 @@ export async function approveToolCall(
   const declaration = {
     needsApproval: tool.definition.needsApproval,
     toolMetadata: tool.toolMetadata ?? undefined,
+    approvalOverride: tool.definition.approvalOverride,
   };
   if (!requiresApproval(declaration, call.arguments, scope.approval.policy, ctx)) return { kind: 'execute' };
   const { provider, broker } = scope.approval;

@@ -1,4 +1,4 @@
-/** Whether a tool call needs approval (runtime.md §8.1). */
+/** Whether a tool call needs approval (runtime.md §8.1; a tool's `approvalOverride` first, mcp.md §4). */
 import type { ToolContext, ToolDefinition, ToolSideEffect } from '../tools/types';
 import type { ApprovalPolicy } from './types';
 
@@ -21,11 +21,12 @@ function predicateRequires(
 }
 
 export function requiresApproval(
-  tool: Pick<ToolDefinition, 'needsApproval' | 'toolMetadata'>,
+  tool: Pick<ToolDefinition, 'needsApproval' | 'toolMetadata' | 'approvalOverride'>,
   args: Record<string, unknown>,
   policy: ApprovalPolicy,
   ctx: ToolContext,
 ): boolean {
+  if (tool.approvalOverride !== undefined) return tool.approvalOverride === 'always';
   if (policy === 'never') return false;
   const declared = tool.needsApproval;
   if (declared === true) return true;

@@ -79,6 +79,11 @@ export interface ToolDefinition {
   parameters?: JsonSchema;
   toolMetadata?: ToolMetadataInput;
   needsApproval?: boolean | ((args: Record<string, unknown>, ctx: ToolContext) => boolean);
+  /**
+   * Decides approval regardless of the run's policy, `never` included: `always` asks, `never` does
+   * not (an MCP server's `"approval"` setting, mcp.md §4). Absent: the §8.1 rule.
+   */
+  approvalOverride?: 'always' | 'never';
   /** > 0 */
   timeoutMs?: number;
   /** Generic metadata; never promoted to toolMetadata. */

@@ -73,6 +73,29 @@ describe('source layering', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('keeps each protocol adapter (app-server-v1, acp) to itself: protocols never import each other', () => {
+    const protocols = join(SRC, 'protocols');
+    const violations: string[] = [];
+    for (const file of sourceFiles(protocols)) {
+      const from = relative(protocols, file).split('/')[0];
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = normalize(join(dirname(file), match[1]));
+        if (!target.startsWith(protocols)) continue;
+        const to = relative(protocols, target).split('/')[0];
+        if (to !== from) violations.push(`${relative(SRC, file)} -> ${match[1]}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('uses the ACP SDK only in the ACP adapter (protocols/acp): the core knows no ACP', () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => /from '@agentclientprotocol\/sdk[^']*'/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((file) => !file.startsWith('protocols/acp/'))).toEqual([]);
+  });
+
   it('knows every top-level folder of src', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
     expect(folders.sort()).toEqual(Object.keys(ALLOWED).sort());

@@ -91,7 +91,7 @@ function clientParamsDefs(): Record<string, JsonSchemaObject> {
 }
 
 export function clientRequestDocument(): SchemaDocument {
-  const variants = (CLIENT_METHODS as readonly ClientMethodSpec[]).map(clientEnvelope);
+  const variants = CLIENT_METHODS.map(clientEnvelope);
   return schemaDocument('ClientRequest', { oneOf: variants }, clientParamsDefs());
 }
 

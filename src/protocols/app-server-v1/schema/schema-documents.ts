@@ -4,7 +4,7 @@
  * envelope builders. Pure and deterministic.
  */
 import { findMessageDefinition, schemaDocument, type SchemaDocument } from '../messages';
-import { CLIENT_METHODS, type ClientMethodSpec } from '../registry';
+import { CLIENT_METHODS } from '../registry';
 import {
   clientRequestDocument,
   jsonRpcMessageDocument,
@@ -57,7 +57,7 @@ const ENVELOPE_DOCUMENTS = new Map<string, () => SchemaDocument>([
 ]);
 
 function paramsDocument(name: string): SchemaDocument | undefined {
-  const spec = (CLIENT_METHODS as readonly ClientMethodSpec[]).find((s) => s.paramsTypeName === name);
+  const spec = CLIENT_METHODS.find((s) => s.paramsTypeName === name);
   if (spec === undefined || spec.paramsDto === null) return undefined;
   const { root, nested } = paramsSchemas(spec.paramsDto);
   return schemaDocument(name, root, nested);

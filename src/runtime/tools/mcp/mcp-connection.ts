@@ -122,11 +122,20 @@ export class McpConnection {
     });
   }
 
-  /** Re-reads the list after `notifications/tools/list_changed` (before the next model call). */
-  async refreshToolsIfChanged(): Promise<void> {
-    if (!this.toolsStale || this.closed) return;
+  /**
+   * Re-reads the list after `notifications/tools/list_changed` (before the next model call); true
+   * when it was re-read. A failed re-read keeps the last list and stays stale for the next try.
+   */
+  async refreshToolsIfChanged(): Promise<boolean> {
+    if (!this.toolsStale || this.closed) return false;
     this.toolsStale = false;
-    this.tools = await listAllTools(this.client);
+    try {
+      this.tools = await listAllTools(this.client);
+      return true;
+    } catch {
+      this.toolsStale = !this.closed;
+      return false;
+    }
   }
 
   /** `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. */

@@ -71,6 +71,11 @@ export class McpServerHandle {
     return this.starting;
   }
 
+  /** Re-reads a running server's tools after it announced a change; true when re-read. */
+  async refreshTools(): Promise<boolean> {
+    return this.connection?.alive === true ? this.connection.refreshToolsIfChanged() : false;
+  }
+
   async close(): Promise<void> {
     const connection = this.connection ?? (await this.starting?.catch(() => null)) ?? null;
     this.connection = null;
@@ -100,14 +105,8 @@ export class McpServerHandle {
   }
 }
 
-/** Whether an MCP tool needs approval (§4): the server override, else the run's policy. */
-export function mcpNeedsApproval(
-  config: McpServerConfig,
-  tool: McpToolInfo,
-  policy: ApprovalPolicy,
-): boolean {
-  if (config.approval === 'always') return true;
-  if (config.approval === 'never') return false;
+/** Whether an MCP tool needs approval under the run's policy (§4); a server override wins over it. */
+export function mcpNeedsApproval(tool: McpToolInfo, policy: ApprovalPolicy): boolean {
   if (policy === 'never') return false;
   if (policy === 'untrusted') return true;
   return !tool.readOnlyHint;
@@ -132,7 +131,10 @@ export function mcpToolDefinitions(
         name: names[index],
         description: tool.description,
         ...mcpParameters(tool.inputSchema),
-        needsApproval: mcpNeedsApproval(handle.config, tool, policy),
+        needsApproval: mcpNeedsApproval(tool, policy),
+        ...(handle.config.approval === 'always' || handle.config.approval === 'never'
+          ? { approvalOverride: handle.config.approval }
+          : {}),
         metadata: { [MCP_TOOL_METADATA_KEY]: payload },
         handler: (ctx, args) => handle.call(tool.name, args, ctx.signal),
       };

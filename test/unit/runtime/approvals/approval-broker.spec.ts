@@ -106,6 +106,16 @@ describe('requiresApproval (§8.1)', () => {
     expect(requiresApproval(declaration, {}, policy, ctx)).toBe(expected);
   });
 
+  it.each([
+    ['never', 'always', true],
+    ['on-request', 'always', true],
+    ['untrusted', 'never', false],
+    ['on-request', 'never', false],
+  ] as const)('policy %s with approvalOverride %s (mcp.md §4) → %s', (policy, approvalOverride, expected) => {
+    const declaration = { ...tool('execute', true), approvalOverride };
+    expect(requiresApproval(declaration, {}, policy, ctx)).toBe(expected);
+  });
+
   it('a throwing predicate requires approval', () => {
     const declaration = tool('none', () => {
       throw new Error('bad');

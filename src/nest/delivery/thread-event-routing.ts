@@ -1,0 +1,42 @@
+/**
+ * The core's one `ThreadEventBus`, served by every protocol's delivery: an event goes to each
+ * protocol's subscribers (each bus skips ids it does not serve); per-subscriber steps go to the
+ * bus of that subscriber's protocol.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { ThreadEventBus, ThreadEventName } from '../../core/events/thread-event-bus';
+import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
+import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
+
+@Injectable()
+export class ThreadEventRouting implements ThreadEventBus {
+  constructor(
+    @Inject(ThreadNotifications) private readonly appServer: ThreadNotifications,
+    @Inject(AcpSessionEvents) private readonly acp: AcpSessionEvents,
+  ) {}
+
+  async broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
+    await this.acp.broadcast(threadId, name, params);
+    await this.appServer.broadcast(threadId, name, params);
+  }
+
+  hold(threadId: string, subscriberId: string): void {
+    this.busOf(subscriberId).hold(threadId, subscriberId);
+  }
+
+  release(threadId: string, subscriberId: string): Promise<void> {
+    return this.busOf(subscriberId).release(threadId, subscriberId);
+  }
+
+  discardHold(threadId: string, subscriberId: string): void {
+    this.busOf(subscriberId).discardHold(threadId, subscriberId);
+  }
+
+  inThreadOrder(threadId: string, subscriberId: string, send: () => void): void {
+    this.busOf(subscriberId).inThreadOrder(threadId, subscriberId, send);
+  }
+
+  private busOf(subscriberId: string): ThreadEventBus {
+    return this.acp.serves(subscriberId) ? this.acp : this.appServer;
+  }
+}

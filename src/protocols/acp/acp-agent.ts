@@ -1,0 +1,193 @@
+/**
+ * The ACP agent (acp.md §2) over the core: the SDK's `AgentApp` validates every message against
+ * the ACP schema and routes it; each handler maps one ACP method to core calls — a session is a
+ * thread, a prompt is a turn. One `AcpAgent` serves one client connection.
+ */
+import {
+  agent,
+  type AgentApp,
+  type AgentConnection,
+  type InitializeResponse,
+  type ListSessionsRequest,
+  type ListSessionsResponse,
+  type LoadSessionRequest,
+  type NewSessionRequest,
+  type PromptRequest,
+  type PromptResponse,
+  type SessionInfo,
+  type Stream,
+} from '@agentclientprotocol/sdk';
+import * as path from 'node:path';
+import type { ThreadsService } from '../../core/threads/threads.service';
+import type { TurnsService } from '../../core/turns/turns.service';
+import type { AppThread } from '../../core/model/types';
+import { DEFAULT_AGENT_KEY } from '../../core/threads/threads.service';
+import { AcpErrors, toAcpError } from './acp-errors';
+import type { AcpConnections } from './delivery/acp-connections';
+import type { AcpSessionConnection } from './delivery/acp-session-connection';
+import { threadMcpServers } from './mcp-servers';
+import { promptInput } from './prompt-input';
+import { promptOutcome } from './stop-reason';
+
+export const ACP_PROTOCOL_VERSION = 1;
+
+export interface AcpAgentCore {
+  threads: ThreadsService;
+  turns: TurnsService;
+  connections: AcpConnections;
+  /** `agentInfo.version`. */
+  version: string;
+}
+
+/** acp.md §2 `initialize`: the same answer whatever version the client speaks (the client decides). */
+export function initializeResponse(version: string): InitializeResponse {
+  return {
+    protocolVersion: ACP_PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+      sessionCapabilities: { list: {} },
+    },
+    authMethods: [],
+    agentInfo: { name: 'vv-agent', title: 'vv-agent', version },
+  };
+}
+
+/** acp.md §2 `session/list`: one thread as a session (threads without a cwd are not sessions). */
+export function sessionInfo(thread: AppThread): SessionInfo | null {
+  if (thread.cwd === null) return null;
+  const title = thread.metadata.title;
+  return {
+    sessionId: thread.threadId,
+    cwd: thread.cwd,
+    ...(typeof title === 'string' ? { title } : {}),
+    updatedAt: new Date(thread.updatedAt).toISOString(),
+  };
+}
+
+export class AcpAgent {
+  private connection: AcpSessionConnection | null = null;
+
+  constructor(private readonly core: AcpAgentCore) {}
+
+  /** Serves the client on `stream` until it closes. */
+  serve(stream: Stream): AgentConnection {
+    const served = this.app().connect(stream);
+    void served.closed.finally(() => {
+      if (this.connection !== null) this.core.connections.close(this.connection);
+    });
+    return served;
+  }
+
+  private app(): AgentApp {
+    return agent({ name: 'vv-agent' })
+      .onConnect((served) => {
+        this.connection = this.core.connections.open({
+          sessionUpdate: (sessionId, update) => served.client.notify('session/update', { sessionId, update }),
+          requestPermission: (params, cancellation) =>
+            served.client.request('session/request_permission', params, { cancellationSignal: cancellation }),
+        });
+      })
+      .onRequest('initialize', () => initializeResponse(this.core.version))
+      .onRequest('authenticate', () => ({}))
+      .onRequest('session/new', ({ params }) => this.newSession(params))
+      .onRequest('session/load', ({ params }) => this.loadSession(params))
+      .onRequest('session/list', ({ params }) => this.listSessions(params))
+      .onRequest('session/prompt', ({ params }) => this.prompt(params))
+      .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId));
+  }
+
+  private get client(): AcpSessionConnection {
+    if (this.connection === null) throw new Error('ACP connection not open');
+    return this.connection;
+  }
+
+  private async newSession(params: NewSessionRequest): Promise<{ sessionId: string }> {
+    if (!path.isAbsolute(params.cwd)) throw AcpErrors.invalidParams('cwd: must be an absolute path');
+    const mcp = threadMcpServers(params.mcpServers);
+    if ('invalid' in mcp) throw AcpErrors.invalidParams(mcp.invalid);
+    const hasServers = Object.keys(mcp.servers).length > 0;
+    try {
+      const { threadId } = await this.core.threads.start(
+        {
+          agentKey: DEFAULT_AGENT_KEY,
+          cwd: params.cwd,
+          metadata: {},
+          ...(hasServers ? { mcpServers: mcp.servers } : {}),
+        },
+        this.client.id,
+      );
+      this.client.openSession(threadId, params.cwd);
+      return { sessionId: threadId };
+    } catch (error) {
+      throw toAcpError(error);
+    }
+  }
+
+  /** Replays the thread, then answers; events produced meanwhile follow the replay (the resume hold). */
+  private async loadSession(params: LoadSessionRequest): Promise<Record<string, never>> {
+    const client = this.client;
+    let resumed;
+    try {
+      resumed = await this.core.threads.resume({ threadId: params.sessionId, subscribe: true }, client.id);
+    } catch (error) {
+      throw toAcpError(error, params.sessionId);
+    }
+    const { thread, items } = resumed.response;
+    const view = client.openSession(thread.threadId, thread.cwd ?? params.cwd);
+    client.send(thread.threadId, view.replay(items));
+    await resumed.afterResponse?.();
+    await client.flushed();
+    return {};
+  }
+
+  private async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
+    let page;
+    try {
+      page = await this.core.threads.list({ cursor: params.cursor ?? undefined });
+    } catch (error) {
+      throw toAcpError(error);
+    }
+    const sessions = page.threads
+      .map(sessionInfo)
+      .filter((session): session is SessionInfo => session !== null)
+      .filter((session) => params.cwd === undefined || params.cwd === null || session.cwd === params.cwd);
+    return { sessions, ...(page.nextCursor !== null ? { nextCursor: page.nextCursor } : {}) };
+  }
+
+  /** Starts the turn and answers when it ends (acp.md §2 `session/prompt`). */
+  private async prompt(params: PromptRequest): Promise<PromptResponse> {
+    const client = this.client;
+    const threadId = params.sessionId;
+    const derived = promptInput(params.prompt);
+    if ('invalid' in derived) throw AcpErrors.invalidParams(derived.invalid);
+    if (client.hasActivePrompt(threadId)) throw AcpErrors.activePrompt();
+    let started;
+    try {
+      if (!client.hasSession(threadId)) {
+        const { thread } = await this.core.threads.read({ threadId, limit: 1 });
+        client.openSession(threadId, thread.cwd);
+      }
+      started = await this.core.turns.start({ threadId, input: derived.input }, client.id);
+    } catch (error) {
+      throw toAcpError(error, threadId);
+    }
+    const completion = client.awaitTurn(threadId, started.response.turnId);
+    await started.begin();
+    const outcome = promptOutcome(await completion);
+    if ('failure' in outcome) throw AcpErrors.turnFailed(outcome.failure);
+    return { stopReason: outcome.stopReason };
+  }
+
+  /** acp.md §2 `session/cancel`: interrupts the running turn; nothing to cancel is not an error. */
+  private async cancel(sessionId: string): Promise<void> {
+    let interrupted;
+    try {
+      interrupted = this.core.turns.interrupt({ threadId: sessionId });
+    } catch {
+      return;
+    }
+    for (const announce of interrupted.announcements) await announce();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The core's `ThreadEventBus` over ACP connections: every event of a thread reaches each ACP
+ * subscriber's connection, which maps it to `session/update`s in thread order. Ids of other
+ * protocols' subscribers are not this bus's business.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { ThreadEventBus, ThreadEventName } from '../../../core/events/thread-event-bus';
+import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
+import { AcpConnections } from './acp-connections';
+
+@Injectable()
+export class AcpSessionEvents implements ThreadEventBus {
+  constructor(
+    @Inject(AcpConnections) private readonly connections: AcpConnections,
+    @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
+  ) {}
+
+  /** True when `subscriberId` is an ACP connection (routing between protocols' buses). */
+  serves(subscriberId: string): boolean {
+    return this.connections.owns(subscriberId);
+  }
+
+  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
+    for (const subscriberId of this.subscriptions.subscribers(threadId))
+      this.connections.get(subscriberId)?.deliver(threadId, name, params);
+    return Promise.resolve();
+  }
+
+  hold(threadId: string, subscriberId: string): void {
+    this.connections.get(subscriberId)?.hold(threadId);
+  }
+
+  release(threadId: string, subscriberId: string): Promise<void> {
+    this.connections.get(subscriberId)?.release(threadId);
+    return Promise.resolve();
+  }
+
+  discardHold(threadId: string, subscriberId: string): void {
+    this.connections.get(subscriberId)?.discardHold(threadId);
+  }
+
+  inThreadOrder(threadId: string, subscriberId: string, send: () => void): void {
+    const connection = this.connections.get(subscriberId);
+    if (connection === undefined) send();
+    else connection.inThreadOrder(threadId, send);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The protocol's method index (protocol.md §3, §4, §11.1) without its params DTOs: names, params
+ * modes, runtime needs, params / result type names and sections. It is the registry's declarative
+ * half — what the typed client reads at run time, so a client bundle never loads class-validator;
+ * [`registry.ts`](./registry.ts) binds each request to its DTO. No behaviour lives here.
+ */
+
+/**
+ * `required`: absent/null → `Missing params`. `optional`: absent/null means all defaults.
+ * `empty`: absent, null or exactly `{}` (schema/export). `none`: a notification whose params are ignored.
+ */
+export type ParamsMode = 'required' | 'optional' | 'empty' | 'none';
+
+export interface MethodIndexEntry {
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  readonly paramsMode: ParamsMode;
+  /** Schema / TypeScript name of the params type (inside `ClientRequest` `$defs`). */
+  readonly paramsTypeName: string | null;
+  /** §3.0 check (2): fails with `App Server runtime is not configured` when the server has no runner. */
+  readonly needsRuntime: boolean;
+  /** Schema / TypeScript name of the result type; null for notifications. */
+  readonly resultTypeName: string | null;
+  /** Section of protocol.md. */
+  readonly section: string;
+}
+
+/** Keeps the literal method and type names in the entry's type: the typed client derives its signatures from them. */
+function request<M extends string, P extends string | null, R extends string>(
+  method: M,
+  paramsMode: Exclude<ParamsMode, 'none'>,
+  paramsTypeName: P,
+  needsRuntime: boolean,
+  resultTypeName: R,
+  section: string,
+): MethodIndexEntry & {
+  readonly method: M;
+  readonly kind: 'request';
+  readonly paramsTypeName: P;
+  readonly resultTypeName: R;
+} {
+  return { method, kind: 'request', paramsMode, paramsTypeName, needsRuntime, resultTypeName, section };
+}
+
+/** Every client method of the §3 method index, in index order. */
+export const METHOD_INDEX = [
+  request('initialize', 'required', 'InitializeParams', false, 'InitializeResponse', '3.1'),
+  {
+    method: 'initialized' as const,
+    kind: 'notification' as const,
+    paramsMode: 'none',
+    paramsTypeName: null,
+    needsRuntime: false,
+    resultTypeName: null,
+    section: '3.2',
+  },
+  request('thread/start', 'optional', 'ThreadStartParams', true, 'ThreadStartResponse', '3.3'),
+  request('thread/resume', 'required', 'ThreadResumeParams', true, 'ThreadResumeResponse', '3.4'),
+  request('thread/read', 'required', 'ThreadReadParams', true, 'ThreadReadResponse', '3.5'),
+  request('thread/list', 'optional', 'ThreadListParams', true, 'ThreadListResponse', '3.6'),
+  request('thread/archive', 'required', 'ThreadArchiveParams', true, 'ThreadArchiveResponse', '3.7'),
+  request(
+    'thread/unsubscribe',
+    'required',
+    'ThreadUnsubscribeParams',
+    true,
+    'ThreadUnsubscribeResponse',
+    '3.8',
+  ),
+  request('turn/start', 'required', 'TurnStartParams', true, 'TurnStartResponse', '3.9'),
+  request('turn/steer', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.10'),
+  request('turn/followUp', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.11'),
+  request('turn/interrupt', 'required', 'TurnInterruptParams', true, 'TurnInterruptResponse', '3.12'),
+  request('approval/resolve', 'required', 'ApprovalResolveParams', false, 'ApprovalResolveResponse', '3.13'),
+  request('model/list', 'optional', 'ModelListParams', false, 'ModelListResponse', '3.14'),
+  request('schema/export', 'empty', null, false, 'SchemaExportResponse', '3.15'),
+  request(
+    'thread/metadata/update',
+    'required',
+    'ThreadMetadataUpdateParams',
+    true,
+    'ThreadMetadataUpdateResponse',
+    'history.md §3',
+  ),
+  request('thread/fork', 'required', 'ThreadForkParams', true, 'ThreadForkResponse', 'history.md §2'),
+  request(
+    'thread/compact',
+    'required',
+    'ThreadCompactParams',
+    true,
+    'ThreadCompactResponse',
+    'history.md §1',
+  ),
+  request('mcpServer/list', 'optional', 'McpServerListParams', false, 'McpServerListResponse', 'mcp.md §5'),
+] as const satisfies readonly MethodIndexEntry[];
+
+export interface ServerNotificationSpec {
+  readonly method: string;
+  /** Schema / TypeScript name of the params type (inside `ServerNotification` `$defs`). */
+  readonly paramsTypeName: string;
+  readonly section: string;
+}
+
+/** Every server notification of the §4 table, in table order. */
+export const SERVER_NOTIFICATIONS = [
+  { method: 'thread/started', paramsTypeName: 'ThreadStartedParams', section: '4.1' },
+  { method: 'thread/archived', paramsTypeName: 'ThreadArchivedParams', section: '4.2' },
+  { method: 'thread/closed', paramsTypeName: 'ThreadClosedParams', section: '4.3' },
+  { method: 'thread/status/changed', paramsTypeName: 'ThreadStatusChangedParams', section: '4.4' },
+  { method: 'turn/started', paramsTypeName: 'TurnStartedParams', section: '4.5' },
+  { method: 'turn/completed', paramsTypeName: 'TurnCompletedParams', section: '4.6' },
+  { method: 'item/started', paramsTypeName: 'AppItem', section: '4.7' },
+  { method: 'item/agentMessage/delta', paramsTypeName: 'AgentMessageDeltaParams', section: '4.8' },
+  { method: 'item/toolCall/delta', paramsTypeName: 'ToolCallDeltaParams', section: '4.9' },
+  { method: 'item/completed', paramsTypeName: 'AppItem', section: '4.10' },
+  { method: 'approval/requested', paramsTypeName: 'ApprovalRequestParams', section: '4.11' },
+  { method: 'approval/resolved', paramsTypeName: 'ApprovalResolvedParams', section: '4.12' },
+  { method: 'error/warning', paramsTypeName: 'ErrorWarningParams', section: '4.13' },
+  { method: 'thread/updated', paramsTypeName: 'ThreadUpdatedParams', section: 'history.md §3' },
+] as const satisfies readonly ServerNotificationSpec[];
+
+export interface ServerRequestSpec {
+  readonly method: string;
+  readonly paramsTypeName: string;
+  /** The type of the client's `result`. */
+  readonly resultTypeName: string;
+  readonly section: string;
+}
+
+/** The only server request of v1 (§4.14). */
+export const SERVER_REQUESTS = [
+  {
+    method: 'approval/request',
+    paramsTypeName: 'ApprovalRequestParams',
+    resultTypeName: 'ApprovalResponse',
+    section: '4.14',
+  },
+] as const satisfies readonly ServerRequestSpec[];
+
+/** Every client method name, the `initialized` notification included. */
+export type ClientMethodName = (typeof METHOD_INDEX)[number]['method'];
+/** The client request method names (what the typed client's `request()` accepts). */
+export type ClientRequestMethod = Extract<(typeof METHOD_INDEX)[number], { kind: 'request' }>['method'];
+export type ServerNotificationMethod = (typeof SERVER_NOTIFICATIONS)[number]['method'];
+
+const RESULT_TYPE_NAMES: ReadonlyMap<string, string> = new Map(
+  (METHOD_INDEX as readonly MethodIndexEntry[]).flatMap((entry) =>
+    entry.kind === 'request' && entry.resultTypeName !== null ? [[entry.method, entry.resultTypeName]] : [],
+  ),
+);
+
+/** The result type name of the request method with this exact name, if any. */
+export function resultTypeNameOf(method: string): string | null {
+  return RESULT_TYPE_NAMES.get(method) ?? null;
+}

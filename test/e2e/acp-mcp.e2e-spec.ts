@@ -1,0 +1,97 @@
+/**
+ * MCP servers passed in ACP `session/new` (acp.md §2, mcp.md §1 source 3): the real
+ * server-everything over stdio becomes the thread's server, the model calls its `echo` tool, the
+ * client sees it as an `other` tool call; app-server shows the thread's servers, env masked.
+ */
+import { E2eSandbox } from '../helpers/app-server-session';
+import { AcpClientProcess } from '../helpers/acp-client-process';
+import { assistantReply, finishReply, requestMessages } from '../helpers/model-replies';
+
+jest.setTimeout(90_000);
+
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+let sandbox: E2eSandbox;
+let client: AcpClientProcess | undefined;
+
+beforeEach(async () => {
+  sandbox = await E2eSandbox.create('vv-acp-mcp-e2e-');
+});
+
+afterEach(async () => {
+  if (client !== undefined) {
+    const problems = client.stdoutProblems();
+    await client.kill();
+    client = undefined;
+    expect(problems).toEqual([]);
+  }
+  await sandbox.dispose();
+});
+
+describe('vv-agent acp: session/new with mcpServers', () => {
+  it('connects server-everything for the session and the model calls its echo tool', async () => {
+    sandbox.model.enqueue(
+      assistantReply([
+        { id: 'call_echo', name: 'mcp__every__echo', arguments: { message: 'hello over acp' } },
+      ]),
+      finishReply('echoed'),
+    );
+    client = AcpClientProcess.spawn(sandbox);
+    await client.initialize();
+    const { sessionId } = await client.agent.request('session/new', {
+      cwd: sandbox.workspace,
+      mcpServers: [
+        {
+          name: 'every',
+          command: process.execPath,
+          args: [EVERYTHING, 'stdio'],
+          env: [{ name: 'E2E_SECRET', value: 's3cret' }],
+        },
+      ],
+    });
+    expect(
+      await client.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'echo it' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
+
+    const tools = (sandbox.model.requests[0].body?.tools ?? []) as Array<{ function: { name: string } }>;
+    expect(tools.map((tool) => tool.function.name)).toContain('mcp__every__echo');
+    const toolMessages = requestMessages(sandbox.model.requests[1].body).filter((m) => m.role === 'tool');
+    expect(toolMessages.map((m) => String(m.content)).join('\n')).toContain('hello over acp');
+
+    const calls = client
+      .updatesOf(sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+    expect(calls).toEqual([
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_echo',
+        title: 'mcp__every__echo',
+        kind: 'other',
+        status: 'in_progress',
+        rawInput: { message: 'hello over acp' },
+      },
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_echo',
+        status: 'completed',
+        content: [
+          { type: 'content', content: { type: 'text', text: expect.stringContaining('hello over acp') } },
+        ],
+      }),
+    ]);
+    await client.close();
+
+    // The servers are the thread's (stored with it): app-server shows them, env values masked.
+    const appServer = sandbox.spawn();
+    await appServer.initialize();
+    const { thread } = await appServer.call<{ thread: Record<string, unknown> }>('thread/read', {
+      threadId: sessionId,
+    });
+    expect(thread.mcpServers).toEqual({
+      every: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { E2E_SECRET: '***' } },
+    });
+  });
+});

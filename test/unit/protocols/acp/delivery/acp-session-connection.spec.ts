@@ -1,0 +1,119 @@
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import {
+  AcpSessionConnection,
+  type AcpClientPort,
+} from '../../../../../src/protocols/acp/delivery/acp-session-connection';
+import type { TurnCompletedParams } from '../../../../../src/core/model/types';
+
+/** Records what the connection writes; permission answers are settled by the test. */
+class RecordingPort implements AcpClientPort {
+  readonly written: Array<
+    { sessionId: string; update: SessionUpdate } | { permission: RequestPermissionRequest }
+  > = [];
+  readonly answers: Array<(response: RequestPermissionResponse) => void> = [];
+  readonly cancellations: AbortSignal[] = [];
+
+  sessionUpdate(sessionId: string, update: SessionUpdate): Promise<void> {
+    this.written.push({ sessionId, update });
+    return Promise.resolve();
+  }
+
+  requestPermission(
+    params: RequestPermissionRequest,
+    cancellation: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    this.written.push({ permission: params });
+    this.cancellations.push(cancellation);
+    return new Promise((resolve) => this.answers.push(resolve));
+  }
+}
+
+const delta = (text: string): object => ({ type: 'agentMessage', payload: { text }, delta: text });
+const completed = (turnId: string): TurnCompletedParams =>
+  ({ threadId: 't', turnId, runId: 'r', status: 'completed' }) as TurnCompletedParams;
+const APPROVAL = {
+  requestId: 'req_1',
+  threadId: 't',
+  turnId: 'u',
+  toolCallId: 'c1',
+  toolName: 'bash',
+  preview: 'Run ls',
+  arguments: { command: 'ls' },
+};
+
+function texts(port: RecordingPort): string[] {
+  return port.written.flatMap((w) =>
+    'update' in w && w.update.sessionUpdate === 'agent_message_chunk' && w.update.content.type === 'text'
+      ? [w.update.content.text]
+      : [],
+  );
+}
+
+describe('AcpSessionConnection', () => {
+  it('answers a waiting prompt only after every update of its turn was written', async () => {
+    const port = new RecordingPort();
+    const connection = new AcpSessionConnection('acp-1', port);
+    connection.openSession('t', '/w');
+    const done = connection.awaitTurn('t', 'u');
+    connection.deliver('t', 'item/agentMessage/delta', delta('a'));
+    connection.deliver('t', 'turn/completed', completed('other-turn'));
+    connection.deliver('t', 'item/agentMessage/delta', delta('b'));
+    connection.deliver('t', 'turn/completed', completed('u'));
+    expect(await done).toMatchObject({ turnId: 'u' });
+    expect(texts(port)).toEqual(['a', 'b']);
+    expect(connection.hasActivePrompt('t')).toBe(false);
+  });
+
+  it('holds a thread’s events during a load and sends them after what was sent meanwhile', async () => {
+    const port = new RecordingPort();
+    const connection = new AcpSessionConnection('acp-1', port);
+    connection.hold('t');
+    connection.deliver('t', 'item/agentMessage/delta', delta('live'));
+    connection.send('t', [
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'replayed' } },
+    ]);
+    connection.release('t');
+    await connection.flushed();
+    expect(texts(port)).toEqual(['replayed', 'live']);
+  });
+
+  it('asks for permission after the updates already produced, and maps the selected option', async () => {
+    const port = new RecordingPort();
+    const connection = new AcpSessionConnection('acp-1', port);
+    connection.openSession('t', '/w');
+    connection.deliver('t', 'approval/requested', APPROVAL);
+    const answer = connection.askPermission(APPROVAL);
+    await connection.flushed();
+    expect(port.written.map((w) => ('permission' in w ? 'permission' : w.update.sessionUpdate))).toEqual([
+      'tool_call',
+      'permission',
+    ]);
+    port.answers[0]({ outcome: { outcome: 'selected', optionId: 'allow_session' } });
+    expect(await answer).toEqual({ kind: 'result', result: { decision: 'allow_session' } });
+  });
+
+  it('settles a withdrawn question as withdrawn and cancels the request; a later answer is ignored', async () => {
+    const port = new RecordingPort();
+    const connection = new AcpSessionConnection('acp-1', port);
+    const answer = connection.askPermission(APPROVAL);
+    await connection.flushed();
+    connection.withdrawPermission('req_1');
+    expect(await answer).toEqual({ kind: 'withdrawn' });
+    expect(port.cancellations[0].aborted).toBe(true);
+    port.answers[0]({ outcome: { outcome: 'cancelled' } });
+  });
+
+  it('on close: waiting prompts fail and open questions settle as closed', async () => {
+    const connection = new AcpSessionConnection('acp-1', new RecordingPort());
+    const prompt = connection.awaitTurn('t', 'u');
+    const question = connection.askPermission(APPROVAL);
+    connection.close();
+    await expect(prompt).rejects.toThrow('connection closed');
+    expect(await question).toEqual({ kind: 'closed' });
+    expect(await connection.askPermission(APPROVAL)).toEqual({ kind: 'closed' });
+  });
+});
