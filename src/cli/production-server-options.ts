@@ -84,7 +84,7 @@ export function buildProductionServerOptions(
   let client: LlmClient;
   try {
     const settings = loadLlmSettings(options.settings);
-    resolved = resolveModelEndpoint(settings, options.backend, options.model);
+    resolved = resolveModelEndpoint(settings, options.backend, options.model, env);
     client = buildClient(options, settings, resolved, env);
   } catch (error) {
     throw new CliConfigurationError(error instanceof Error ? error.message : String(error));

@@ -9,6 +9,7 @@ import {
   Logger,
   Module,
   type DynamicModule,
+  type BeforeApplicationShutdown,
   type OnModuleInit,
   type FactoryProvider,
   type ModuleMetadata,
@@ -70,7 +71,7 @@ const hostProvider: Provider = {
 };
 
 @Module({})
-export class AppServerModule implements OnModuleInit {
+export class AppServerModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(@Inject(ModuleRef) private readonly moduleRef: ModuleRef) {}
 
   /**
@@ -93,6 +94,16 @@ export class AppServerModule implements OnModuleInit {
           new Logger('AppServer').warn(`stopped the shell commands of ${reaped} dead server run(s)`);
       })
       .catch(() => undefined);
+  }
+
+  /**
+   * Nest's shutdown (`app.close()`, or a signal after `app.enableShutdownHooks()`) runs the §1.9
+   * sequence before any provider is torn down: pending approvals resolve, running turns end
+   * `interrupted` and are stored while the store is still open. Idempotent with a transport's own
+   * shutdown (stdio EOF) that got there first.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.moduleRef.get(AppServerCore, { strict: false }).shutdown('signal');
   }
 
   static forRoot(options: AppServerModuleOptions): DynamicModule {

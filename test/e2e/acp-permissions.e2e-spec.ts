@@ -36,9 +36,10 @@ const OPTIONS = [
 ];
 
 async function sessionAnswering(
-  answer: RequestPermissionResponse,
+  answer: RequestPermissionResponse | PermissionAnswer,
 ): Promise<{ acp: AcpClientProcess; sessionId: string }> {
-  client = AcpClientProcess.spawn(sandbox, { permission: () => answer });
+  const permission: PermissionAnswer = typeof answer === 'function' ? answer : () => answer;
+  client = AcpClientProcess.spawn(sandbox, { permission });
   await client.initialize();
   const { sessionId } = await client.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
   return { acp: client, sessionId };

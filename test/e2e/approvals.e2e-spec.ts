@@ -573,6 +573,13 @@ describe('answers that do not allow', () => {
     ]);
     expect(existsSync(join(sandbox.workspace, 'upper.txt'))).toBe(false);
     expect(existsSync(join(sandbox.workspace, 'string.txt'))).toBe(false);
+    // The operator sees why: one warning per bad answer on stderr, naming the bad value.
+    expect(session.child.stderr).toContain(
+      `approval ${first.id} (bash): invalid approval response, treated as deny: decision "ALLOW" is not valid (expected one of: allow, allow_session, deny, timeout)`,
+    );
+    expect(session.child.stderr).toContain(
+      `approval ${second.id} (bash): invalid approval response, treated as deny: result "yes" is not an object with a decision`,
+    );
   });
 
   it('times out after --approval-timeout-seconds 1; the turn continues; late answers are ignored', async () => {

@@ -49,6 +49,23 @@ export function decisionFromAnswer(answer: ApprovalAnswer): ApprovalDecision {
   return decision;
 }
 
+/**
+ * Why a response result is not a valid answer (it then counts as deny), for the server's warning
+ * log; null when it is valid. The value is shown compactly, cut at 200 characters.
+ */
+export function invalidAnswerProblem(result: unknown): string | null {
+  if (isObject(result) && isAction(result.decision)) return null;
+  const expected = `expected one of: ${ACTIONS.join(', ')}`;
+  if (!isObject(result)) return `result ${compact(result)} is not an object with a decision (${expected})`;
+  if (result.decision === undefined) return `result has no decision (${expected})`;
+  return `decision ${compact(result.decision)} is not valid (${expected})`;
+}
+
+function compact(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 /** A timeout decision for the server's own causes (timer, disconnect, interrupt, shutdown). */
 export function timeoutDecision(reason: string): ApprovalDecision {
   return { action: 'timeout', reason };

@@ -17,7 +17,12 @@ import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bu
 import { APPROVAL_CHANNEL, type ApprovalChannel, type OwnerAnswer } from './approval-channel';
 import { ServerLifecycle } from '../lifecycle/server-lifecycle';
 import { approvalResolvedFromEvent, approvalResolvedParams } from './approval-projection';
-import { APPROVAL_REASONS, decisionFromAnswer, timeoutDecision } from './approval-answer';
+import {
+  APPROVAL_REASONS,
+  decisionFromAnswer,
+  invalidAnswerProblem,
+  timeoutDecision,
+} from './approval-answer';
 import { SessionGrants } from './session-grants';
 import { ServerApprovalProvider } from './server-approval-provider';
 import { ApprovalBroker } from '../../runtime/approvals/approval-broker';
@@ -210,7 +215,16 @@ export class ApprovalRouter {
   private onOwnerOutcome(entry: PendingApproval, askedId: string, outcome: OwnerAnswer): void {
     if (entry.sentTo !== askedId) return;
     switch (outcome.kind) {
-      case 'result':
+      case 'result': {
+        // A misspelt answer ({"decision":"approve"}) denies the call; say so where an operator looks.
+        const problem = invalidAnswerProblem(outcome.result);
+        if (problem !== null)
+          this.logger.warn(
+            `approval ${entry.params.requestId} (${entry.params.toolName}): invalid approval response, treated as deny: ${problem}`,
+          );
+        this.settle(entry, decisionFromAnswer(outcome), 'now');
+        return;
+      }
       case 'error':
         this.settle(entry, decisionFromAnswer(outcome), 'now');
         return;

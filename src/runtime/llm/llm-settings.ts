@@ -4,7 +4,10 @@ export interface LlmEndpointSettings {
   id: string;
   /** Without trailing `/`. */
   api_base: string;
+  /** As written: may hold `${NAME}` references, expanded when a model is resolved. */
   api_key: string;
+  /** The variable holding the whole key, instead of `api_key`; null when not set. */
+  api_key_env: string | null;
   enabled: boolean;
   /** Informational only. */
   endpoint_type: string;

@@ -1,5 +1,6 @@
 /** Exact model resolution `resolveModelEndpoint(settings, backend, model)` (runtime.md §13.3). */
 import type { EndpointOption, ResolvedModelConfig } from '../model/types';
+import { endpointApiKey } from './endpoint-api-key';
 import type { LlmEndpointSettings, LlmModelSettings, LlmSettings } from './llm-settings';
 
 function invalid(detail: string): Error {
@@ -21,11 +22,15 @@ function enabledEndpoint(settings: LlmSettings, id: string): LlmEndpointSettings
   return endpoint?.enabled ? endpoint : undefined;
 }
 
-/** Throws `invalid LLM settings: …` with the exact messages of §13.3. */
+/**
+ * Throws `invalid LLM settings: …` with the exact messages of §13.3, and `… endpoint <id>:
+ * environment variable <NAME> is not set` when a used endpoint's key variable is missing.
+ */
 export function resolveModelEndpoint(
   settings: LlmSettings,
   backend: string,
   model: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): ResolvedModelConfig {
   const backendSettings = settings.backends.get(backend);
   if (!backendSettings) throw invalid(`backend not found: ${backend}`);
@@ -46,7 +51,7 @@ export function resolveModelEndpoint(
     const endpoint = enabledEndpoint(settings, binding.endpoint_id);
     if (!endpoint) continue;
     endpointOptions.push({
-      endpoint: { id: endpoint.id, api_base: endpoint.api_base, api_key: endpoint.api_key },
+      endpoint: { id: endpoint.id, api_base: endpoint.api_base, api_key: endpointApiKey(endpoint, env) },
       model_id: binding.model_id ?? entry.id,
     });
   }

@@ -44,6 +44,17 @@ function optionalInteger(value: unknown, what: string): number | null {
   return value;
 }
 
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function apiKeyEnv(raw: JsonObject, id: string): string | null {
+  const name = optionalNullableString(raw.api_key_env, `endpoint ${id}.api_key_env`);
+  if (name === null) return null;
+  if (!VARIABLE_NAME.test(name))
+    throw invalid(`endpoint ${id}.api_key_env must be an environment variable name`);
+  if (raw.api_key !== undefined) throw invalid(`endpoint ${id} sets both api_key and api_key_env`);
+  return name;
+}
+
 function parseEndpoint(raw: unknown, index: number): LlmEndpointSettings {
   if (!isObject(raw)) throw invalid(`LLM_SETTINGS.endpoints[${index}] must be an object`);
   if (typeof raw.id !== 'string' || raw.id === '') {
@@ -54,6 +65,7 @@ function parseEndpoint(raw: unknown, index: number): LlmEndpointSettings {
     id,
     api_base: optionalString(raw.api_base, '', `endpoint ${id}.api_base`).replace(/\/+$/, ''),
     api_key: optionalString(raw.api_key, '', `endpoint ${id}.api_key`),
+    api_key_env: apiKeyEnv(raw, id),
     enabled: optionalBoolean(raw.enabled, true, `endpoint ${id}.enabled`),
     endpoint_type: optionalString(raw.endpoint_type, 'default', `endpoint ${id}.endpoint_type`),
     response_api: optionalBoolean(raw.response_api, false, `endpoint ${id}.response_api`),

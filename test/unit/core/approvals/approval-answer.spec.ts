@@ -1,6 +1,7 @@
 import {
   APPROVAL_REASONS,
   decisionFromAnswer,
+  invalidAnswerProblem,
   timeoutDecision,
   type ApprovalAnswer,
 } from '../../../../src/core/approvals/approval-answer';
@@ -120,5 +121,21 @@ describe('approvalResolvedParams (protocol.md §4.12)', () => {
     ['metadata kept', { action: 'allow', metadata: { k: 1 } }, { decision: 'allow', metadata: { k: 1 } }],
   ])('%s', (_name, decision, members) => {
     expect(approvalResolvedParams(ids, decision)).toEqual({ ...ids, ...members });
+  });
+});
+
+describe('invalidAnswerProblem (the warning behind a deny)', () => {
+  const expected = 'expected one of: allow, allow_session, deny, timeout';
+  it.each([
+    [{ decision: 'allow' }, null],
+    [{ decision: 'timeout', reason: 'r' }, null],
+    [{ decision: 'approve' }, `decision "approve" is not valid (${expected})`],
+    [{ decision: 7 }, `decision 7 is not valid (${expected})`],
+    [{ approve: true }, `result has no decision (${expected})`],
+    ['yes', `result "yes" is not an object with a decision (${expected})`],
+    [null, `result null is not an object with a decision (${expected})`],
+    [{ decision: 'x'.repeat(300) }, `decision "${'x'.repeat(199)}… is not valid (${expected})`],
+  ])('%j → %s', (result, problem) => {
+    expect(invalidAnswerProblem(result)).toBe(problem);
   });
 });
