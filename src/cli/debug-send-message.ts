@@ -87,7 +87,7 @@ export async function runDebugSendMessage(
 ): Promise<number> {
   const timeoutMs = options.inactivityTimeoutMs ?? DEBUG_INACTIVITY_TIMEOUT_MS;
   const print = (value: unknown): void => void streams.stdout.write(`${JSON.stringify(value)}\n`);
-  print({ method: 'debug/input', params: { message } });
+  print({ jsonrpc: '2.0', method: 'debug/input', params: { message } });
   const server = await startInProcessAppServer(
     options.serverOptions ?? debugServerOptions(message),
     options.logger ?? new StderrLogger(),

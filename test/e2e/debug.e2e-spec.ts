@@ -73,7 +73,7 @@ describe('vv-agent debug app-server send-message', () => {
       .split('\n')
       .filter((text) => text !== '')
       .map((text) => JSON.parse(text) as Line);
-    expect(lines[0]).toEqual({ method: 'debug/input', params: { message: 'hello' } });
+    expect(lines[0]).toEqual({ jsonrpc: '2.0', method: 'debug/input', params: { message: 'hello' } });
     expect(lines.map(describeLine)).toEqual([
       'debug/input',
       'thread/started',
@@ -104,7 +104,7 @@ describe('vv-agent debug app-server send-message', () => {
     const run = await runCli(['debug', 'app-server', 'send-message', 'hello', 'big', 'world'], cwd);
     expect(run.code).toBe(0);
     const first = JSON.parse(run.stdout.split('\n')[0]) as Line;
-    expect(first).toEqual({ method: 'debug/input', params: { message: 'hello big world' } });
+    expect(first).toEqual({ jsonrpc: '2.0', method: 'debug/input', params: { message: 'hello big world' } });
     expect(run.stdout).toContain('"finalOutput":"hello big world"');
   });
 

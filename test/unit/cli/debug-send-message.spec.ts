@@ -35,7 +35,7 @@ describe('runDebugSendMessage', () => {
     expect(code).toBe(0);
     expect(stderr.text).toBe('');
     const lines = stdout.lines;
-    expect(lines[0]).toEqual({ method: 'debug/input', params: { message: 'hi there' } });
+    expect(lines[0]).toEqual({ jsonrpc: '2.0', method: 'debug/input', params: { message: 'hi there' } });
     expect(lines.slice(1).every((line) => line.jsonrpc === '2.0')).toBe(true);
     expect(lines.at(-1)?.method).toBe('turn/completed');
     expect(lines.filter((line) => 'id' in line)).toEqual([]);
