@@ -11,11 +11,16 @@ const common = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_DEPENDENCIES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
+// postgres.md §3: one throwaway PostgreSQL server per run for the suites that run on both store drivers.
+const postgres = {
+  globalSetup: '<rootDir>/test/support/postgres.global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/postgres.global-teardown.ts',
+};
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...common, ...postgres, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'] },
+    { ...common, ...postgres, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     {
       ...common,
       displayName: 'reliability',

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { runColdStartBenchmark } from './cold-start.bench';
+import { runCrossInstanceBenchmark } from './cross-instance.bench';
 import { runLongTurnBenchmark } from './long-turn.bench';
 import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
@@ -45,6 +46,7 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['memory', runMemoryBenchmark],
   ['sseParsing', sseParsing],
   ['persistence', runPersistenceBenchmark],
+  ['crossInstance', runCrossInstanceBenchmark],
 ];
 
 async function main(): Promise<number> {

@@ -48,7 +48,8 @@ function ownerOfRequest(request, parent) {
 
 Module._load = function (request, parent) {
   const owner = ownerOfRequest(request, parent);
-  if (!firstImporter.has(owner)) firstImporter.set(owner, parent?.filename ? ownerOf(parent.filename) : 'root');
+  if (!firstImporter.has(owner))
+    firstImporter.set(owner, parent?.filename ? ownerOf(parent.filename) : 'root');
   const frame = { startMs: performance.now(), childMs: 0 };
   stack.push(frame);
   try {
@@ -66,7 +67,12 @@ Module._load = function (request, parent) {
 process.on('exit', () => {
   const packages = [...selfMs.entries()]
     .sort((a, b) => b[1] - a[1])
-    .map(([owner, ms]) => ({ owner, selfMs: Number(ms.toFixed(1)), loads: loads.get(owner), firstImporter: firstImporter.get(owner) }));
+    .map(([owner, ms]) => ({
+      owner,
+      selfMs: Number(ms.toFixed(1)),
+      loads: loads.get(owner),
+      firstImporter: firstImporter.get(owner),
+    }));
   const report = JSON.stringify({ preloadAtMs, lastLoadEndMs, firstStdoutMs, packages });
   if (process.env.REQUIRE_TIMER_OUT) writeFileSync(process.env.REQUIRE_TIMER_OUT, report);
   else process.stderr.write(`${report}\n`);

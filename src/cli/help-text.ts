@@ -13,7 +13,8 @@ App Server options:
   --backend <key>                  Backend key in the settings file (required)
   --model <key>                    Model key of that backend (required)
   --timeout-seconds <seconds>      LLM request timeout (default: 90)
-  --store <path|:memory:>          Thread store (default: $VV_AGENT_HOME/app-server.sqlite)
+  --store <path|:memory:|url>      Thread store: sqlite path, or postgres://user:pw@host:port/db
+                                   (default: $VV_AGENT_HOME/app-server.sqlite)
   --approval-policy <policy>       on-request | untrusted | never (default: on-request)
   --approval-timeout-seconds <s>   Approval wait before timeout (default: 30)
   --max-message-bytes <n>          Maximum inbound JSONL line in bytes (default: 16777216)

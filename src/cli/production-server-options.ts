@@ -23,6 +23,8 @@ import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 import type { AppServerModuleOptions } from '../nest/app-server-options';
 import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
+import { isPostgresStoreUrl } from '../persistence/postgres/store-url';
+import { withSettingsChoices } from './settings-choices';
 
 /** A configuration problem detected before stdin is read: exit code 2. */
 export class CliConfigurationError extends Error {}
@@ -82,12 +84,16 @@ export function buildProductionServerOptions(
 ): AppServerModuleOptions {
   let resolved: ResolvedModelConfig;
   let client: LlmClient;
+  let settings: LlmSettings | null = null;
   try {
-    const settings = loadLlmSettings(options.settings);
+    settings = loadLlmSettings(options.settings);
     resolved = resolveModelEndpoint(settings, options.backend, options.model, env);
     client = buildClient(options, settings, resolved, env);
   } catch (error) {
-    throw new CliConfigurationError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliConfigurationError(
+      settings === null ? message : withSettingsChoices(message, settings, options.backend),
+    );
   }
   const mcpServers = options.mcpConfig === null ? {} : loadMcpConfigFile(options.mcpConfig, env);
   const provider = new FixedModelProvider(resolved, client);
@@ -104,7 +110,10 @@ export function buildProductionServerOptions(
     agent,
     runConfig: { maxCycles: PRODUCTION_MAX_CYCLES, noToolPolicy: 'continue' },
     models: [modelCatalogEntry(resolved, options.backend, options.model)],
-    store: { path: options.store ?? defaultStorePath(env) },
+    store:
+      options.store !== null && isPostgresStoreUrl(options.store)
+        ? { url: options.store }
+        : { path: options.store ?? defaultStorePath(env) },
     approvalPolicy: options.approvalPolicy,
     approvalTimeoutMs: Math.round(options.approvalTimeoutSeconds * 1000),
     maxMessageBytes: options.maxMessageBytes,

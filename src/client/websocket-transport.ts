@@ -96,7 +96,9 @@ export async function openWebSocket(
 async function webSocketConstructor(): Promise<WebSocketConstructor> {
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (global !== undefined) return global;
-  const loaded = (await import('ws')) as unknown as { WebSocket: WebSocketConstructor };
+  // A computed specifier: bundlers for the browser (which has a global WebSocket) leave `ws` out.
+  const nodeWebSocketPackage = 'ws';
+  const loaded = (await import(nodeWebSocketPackage)) as { WebSocket: WebSocketConstructor };
   return loaded.WebSocket;
 }
 

@@ -4,15 +4,34 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_QUEUED_REQUESTS,
   type AppServerModuleOptions,
+  type AppServerStoreOption,
   type ResolvedAppServerOptions,
 } from './app-server-options';
 import { DefaultAppServerHost } from '../core/host/default-app-server-host';
+import type { AppServerStoreTarget } from '../persistence/open-app-server-store';
+import { isPostgresStoreUrl } from '../persistence/postgres/store-url';
 
 function requireInteger(name: string, value: number, minimum: number): number {
   if (!Number.isSafeInteger(value) || value < minimum) {
     throw new Error(`AppServerModule option ${name} must be an integer >= ${minimum}`);
   }
   return value;
+}
+
+function storeTargetOf(store: AppServerStoreOption): AppServerStoreTarget {
+  if ('dataSource' in store) {
+    if (store.dataSource.type !== 'postgres') {
+      throw new Error('AppServerModule option store.dataSource must be a TypeORM postgres DataSourceOptions');
+    }
+    return store.dataSource;
+  }
+  if ('url' in store) {
+    if (!isPostgresStoreUrl(store.url)) {
+      throw new Error('AppServerModule option store.url must be a postgres:// or postgresql:// URL');
+    }
+    return store.url;
+  }
+  return store.path;
 }
 
 export function resolveAppServerOptions(options: AppServerModuleOptions): ResolvedAppServerOptions {
@@ -25,7 +44,7 @@ export function resolveAppServerOptions(options: AppServerModuleOptions): Resolv
         runConfig: options.runConfig,
         models: options.models,
       }),
-    storePath: options.store.path,
+    storeTarget: storeTargetOf(options.store),
     approvalPolicy: options.approvalPolicy ?? 'on-request',
     approvalTimeoutMs: requireInteger(
       'approvalTimeoutMs',

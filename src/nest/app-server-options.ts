@@ -7,6 +7,8 @@ import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { AppServerHost } from '../core/host/app-server-host';
 import type { AppModelInfo } from '../core/model/types';
 import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { AppServerStoreTarget } from '../persistence/open-app-server-store';
 
 export interface AppServerModuleOptions {
   /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */
@@ -20,8 +22,12 @@ export interface AppServerModuleOptions {
   agent?: Agent;
   runConfig?: RunConfig;
   models?: AppModelInfo[];
-  /** sqlite file path, or ":memory:". */
-  store: { path: string };
+  /**
+   * `{ path }`: a sqlite file path, or ":memory:" (the default store). PostgreSQL (postgres.md §1):
+   * `{ url: "postgres://user:password@host:port/database" }` or `{ dataSource }`, a TypeORM postgres
+   * DataSourceOptions (its entities, migrations and logger are the App Server's own).
+   */
+  store: AppServerStoreOption;
   /** Default `on-request`. */
   approvalPolicy?: ApprovalPolicy;
   /** Default 30 000. */
@@ -34,6 +40,9 @@ export interface AppServerModuleOptions {
   mcpServers?: Record<string, McpServerConfig>;
 }
 
+export type AppServerStoreOption =
+  { path: string } | { url: string } | { dataSource: PostgresConnectionOptions };
+
 /** A host instance, or a host class for Nest to build with dependency injection. */
 export type AppServerHostBinding = AppServerHost | Type<AppServerHost>;
 
@@ -42,7 +51,8 @@ export interface ResolvedAppServerOptions {
   runner: Runner | null;
   /** The host, or its class; the module binds the instance under APP_SERVER_HOST. */
   host: AppServerHostBinding;
-  storePath: string;
+  /** A sqlite path, a postgres URL, or postgres DataSourceOptions. */
+  storeTarget: AppServerStoreTarget;
   approvalPolicy: ApprovalPolicy;
   approvalTimeoutMs: number;
   maxQueuedRequests: number;

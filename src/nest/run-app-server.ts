@@ -12,7 +12,7 @@ import { AppServerModule } from './app-server.module';
 import { StderrLogger } from './stderr-logger';
 import { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import type { TransportHost } from '../rpc/transport-host';
-import { StoreError } from '../persistence/sqlite/store-errors';
+import { StoreError } from '../persistence/typeorm/store-errors';
 import { causeMessage } from '../runtime/cause-message';
 
 /** What the lifecycle needs of a transport strategy. */

@@ -19,6 +19,12 @@ import { join } from 'node:path';
 import { FakeOpenAiServer, fakeSettingsDocument } from './fake-openai-server';
 import { DIST_MAIN, JsonlChild, type JsonMessage } from './jsonl-child';
 import { assertValidServerMessage } from './schema-validation';
+import {
+  createPostgresDatabaseSync,
+  dropPostgresDatabase,
+  postgresDatabaseUrl,
+  type StoreDriverName,
+} from '../support/store-drivers';
 
 export type { JsonMessage } from './jsonl-child';
 
@@ -75,6 +81,8 @@ export interface SpawnOptions {
   args?: string[];
   /** Store file name inside the sandbox (default `store.sqlite`), or `:memory:`. */
   store?: string;
+  /** The `--store` value verbatim (e.g. an unreachable postgres:// URL); wins over `store`. */
+  storeArg?: string;
   /** Extra environment variables. */
   env?: NodeJS.ProcessEnv;
 }
@@ -82,6 +90,8 @@ export interface SpawnOptions {
 /** A temp dir with a settings file pointing at a fresh fake model server, and the children spawned in it. */
 export class E2eSandbox {
   private readonly sessions: AppServerSession[] = [];
+  /** PostgreSQL databases standing in for store file names, by name. */
+  private readonly databases = new Map<string, string>();
 
   private constructor(
     readonly root: string,
@@ -89,10 +99,19 @@ export class E2eSandbox {
     readonly settingsPath: string,
     /** An existing directory to use as a thread `cwd` (absolute). */
     readonly workspace: string,
+    /** Which store `--store <name>` means: a sqlite file in the sandbox, or a database per name. */
+    readonly storeDriver: StoreDriverName,
   ) {}
 
-  /** `contextLength`: the model's `context_length` in the settings file (default 128000). */
-  static async create(prefix: string, options: { contextLength?: number } = {}): Promise<E2eSandbox> {
+  /**
+   * `contextLength`: the model's `context_length` in the settings file (default 128000).
+   * `storeDriver`: default sqlite; postgres gives each store name a database of its own on the
+   * test server (postgres.global-setup.ts), dropped at dispose.
+   */
+  static async create(
+    prefix: string,
+    options: { contextLength?: number; storeDriver?: StoreDriverName } = {},
+  ): Promise<E2eSandbox> {
     const root = mkdtempSync(join(tmpdir(), prefix));
     const model = await FakeOpenAiServer.start();
     const settingsPath = join(root, 'settings.json');
@@ -109,11 +128,19 @@ export class E2eSandbox {
     );
     const workspace = join(root, 'ws');
     mkdirSync(workspace);
-    return new E2eSandbox(root, model, settingsPath, workspace);
+    return new E2eSandbox(root, model, settingsPath, workspace, options.storeDriver ?? 'sqlite');
   }
 
+  /** The `--store` value for a store name: a file in the sandbox, or (postgres) its database's URL. */
   storePath(name = 'store.sqlite'): string {
-    return name === ':memory:' ? name : join(this.root, name);
+    if (name === ':memory:') return name;
+    if (this.storeDriver === 'sqlite') return join(this.root, name);
+    let database = this.databases.get(name);
+    if (database === undefined) {
+      database = createPostgresDatabaseSync();
+      this.databases.set(name, database);
+    }
+    return postgresDatabaseUrl(database);
   }
 
   /** `node dist/main.js app-server --listen stdio …` against this sandbox's settings and model. */
@@ -133,7 +160,7 @@ export class E2eSandbox {
       '--model',
       MODEL,
       '--store',
-      this.storePath(options.store),
+      options.storeArg ?? this.storePath(options.store),
       ...(options.args ?? []),
     ];
     return { args, cwd: this.root, env: { ...process.env, VV_AGENT_HOME: this.root, ...options.env } };
@@ -167,6 +194,8 @@ export class E2eSandbox {
       problems.push(...session.transcriptProblems());
     }
     await this.model.close();
+    for (const database of this.databases.values()) await dropPostgresDatabase(database);
+    this.databases.clear();
     rmSync(this.root, { recursive: true, force: true });
     if (problems.length > 0) throw new Error(`invalid server output:\n${problems.join('\n')}`);
   }

@@ -15,6 +15,11 @@ export class ThreadChangeCounter implements ChangeCounter {
     return this.value;
   }
 
+  /** Never moves back: values this process handed out but did not persist stay used. */
+  advanceTo(value: number): void {
+    if (value > this.value) this.value = value;
+  }
+
   /** The last value handed out (the seed when none yet). */
   get last(): number {
     return this.value;

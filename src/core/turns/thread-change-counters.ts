@@ -1,6 +1,9 @@
 /**
  * One change counter per thread for this process (protocol.md §8.8), shared by the thread's
- * successive turns and seeded from the store's highest `change_seq` the first time it is needed.
+ * successive turns. Each turn start moves it up to the store's highest `change_seq`: another
+ * server process on the same store (postgres.md §2) may have run the thread's previous turns, and
+ * only the process owning the thread's one running turn writes its items, so the stored maximum
+ * plus this process's own values is the thread's sequence.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
@@ -14,10 +17,14 @@ export class ThreadChangeCounters {
 
   async counterFor(threadId: string): Promise<ThreadChangeCounter> {
     const known = this.counters.get(threadId);
-    if (known !== undefined) return known;
-    const seed = await this.store.items.lastChangeSeq(threadId);
-    // Another start may have seeded it while the store was read.
-    const counter = this.counters.get(threadId) ?? new ThreadChangeCounter(seed);
+    // A known counter is good enough when the store cannot answer now: the turn then reports the
+    // store's failures as they happen (error/warning `store`), as it always has.
+    const stored = await this.store.items
+      .lastChangeSeq(threadId)
+      .catch((error: unknown) => (known === undefined ? Promise.reject(error) : known.last));
+    // Another start may have created it while the store was read.
+    const counter = this.counters.get(threadId) ?? new ThreadChangeCounter(stored);
+    counter.advanceTo(stored);
     this.counters.set(threadId, counter);
     return counter;
   }

@@ -7,7 +7,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter, type ApprovalAnnouncement } from '../approvals/approval-router';
 import { APPROVAL_REASONS } from '../approvals/approval-answer';
 import { ServerLifecycle } from '../lifecycle/server-lifecycle';
-import { DomainErrors } from '../domain-error';
+import { DomainError, DomainErrors } from '../domain-error';
+import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
+import {
+  TURN_CONTROL_FORWARDER,
+  type ForwardedAnswer,
+  type ForwardedControlMethod,
+  type TurnControlForwarder,
+} from './turn-control-forwarding';
 import { causeMessage } from '../../runtime/cause-message';
 import type {
   ErrorWarningParams,
@@ -64,7 +71,77 @@ export class TurnsService {
     @Inject(TurnLauncher) private readonly launcher: TurnLauncher,
     @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
     @Inject(TurnFinalizer) private readonly finalizer: TurnFinalizer,
-  ) {}
+    @Inject(THREAD_STORE) private readonly store: ThreadStore,
+    @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
+  ) {
+    remote?.answerWith((method, params) => this.answerForwarded(method, params));
+  }
+
+  /**
+   * postgres.md §2: steer / follow-up / interrupt for this thread's turn, wherever it runs. Here
+   * when it runs here; else, when the store says the thread has an active turn (another instance
+   * on the store runs it), that instance's answer.
+   */
+  async control(
+    method: ForwardedControlMethod,
+    params: TurnControlRequest | TurnInterruptRequest,
+  ): Promise<object> {
+    if (this.remote === null || this.runsHere(params.threadId)) return this.here(method, params);
+    const stored = await this.store.threads.get(params.threadId);
+    if (stored?.activeTurnId == null) throw DomainErrors.activeTurnNotFound();
+    // The owner may have finished it meanwhile and this instance started the next one.
+    if (this.runsHere(params.threadId)) return this.here(method, params);
+    const answer = await this.remote.forward(method, params);
+    if ('error' in answer) throw new DomainError(answer.error.kind, answer.error.message, answer.error.data);
+    return answer.result;
+  }
+
+  /** Whether the thread's active turn runs in this instance. */
+  runsHere(threadId: string): boolean {
+    return this.activeTurns.running(threadId) !== undefined;
+  }
+
+  private here(method: ForwardedControlMethod, params: TurnControlRequest | TurnInterruptRequest): object {
+    const { response, announce } = this.controlHere(method, params);
+    void announce();
+    return response;
+  }
+
+  /** The local operation and, for interrupt, its approval announcements (run after the answer). */
+  private controlHere(
+    method: ForwardedControlMethod,
+    params: TurnControlRequest | TurnInterruptRequest,
+  ): { response: object; announce: () => Promise<void> } {
+    if (method === 'turn/steer')
+      return { response: this.steer(params as TurnControlRequest), announce: async () => undefined };
+    if (method === 'turn/followUp')
+      return { response: this.followUp(params as TurnControlRequest), announce: async () => undefined };
+    const { response, announcements } = this.interrupt(params as TurnInterruptRequest);
+    return {
+      response,
+      announce: async () => {
+        for (const announce of announcements) await announce();
+      },
+    };
+  }
+
+  /** Another instance forwarded a request: answered only when the thread's turn runs here. */
+  private answerForwarded(
+    method: ForwardedControlMethod,
+    params: Record<string, unknown>,
+  ): ForwardedAnswer | undefined {
+    const threadId = params.threadId;
+    if (typeof threadId !== 'string' || this.activeTurns.running(threadId) === undefined) return undefined;
+    try {
+      const { response, announce } = this.controlHere(method, params as unknown as TurnInterruptRequest);
+      void announce();
+      return { result: response };
+    } catch (error) {
+      if (error instanceof DomainError)
+        return { error: { kind: error.kind, message: error.message, data: error.data } };
+      return { error: { kind: 'InternalError', message: causeMessage(error) } };
+    }
+  }
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
   async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {

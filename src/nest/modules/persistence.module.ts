@@ -1,21 +1,33 @@
 /**
- * Nest wiring of the store: opens `ResolvedAppServerOptions.storePath` at bootstrap (migrations and
+ * Nest wiring of the store: opens `ResolvedAppServerOptions.storeTarget` (SQLite or PostgreSQL) at bootstrap (migrations and
  * restart recovery happen before the transport starts reading) and closes it at application
  * shutdown, after the other modules' shutdown work. `APP_SERVER_OPTIONS` must be provided by a
  * global module (AppServerModule.forRoot).
  */
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
-import { AppServerStore } from '../../persistence/sqlite/app-server-store';
+import { TypeOrmAppServerStore } from '../../persistence/typeorm/app-server-store';
+import { openAppServerStore } from '../../persistence/open-app-server-store';
+import { PostgresAppServerStore } from '../../persistence/postgres/postgres-store';
+import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { causeMessage } from '../../runtime/cause-message';
+import { TURN_CONTROL_FORWARDER } from '../../core/turns/turn-control-forwarding';
 import { THREAD_STORE } from '../../core/store/thread-store';
-import { ConversationRepository } from '../../persistence/sqlite/conversation.repository';
-import { ItemRepository } from '../../persistence/sqlite/item.repository';
-import { ThreadRepository } from '../../persistence/sqlite/thread.repository';
-import { TurnRepository } from '../../persistence/sqlite/turn.repository';
+import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
+import { ItemRepository } from '../../persistence/typeorm/item.repository';
+import { ThreadRepository } from '../../persistence/typeorm/thread.repository';
+import { TurnRepository } from '../../persistence/typeorm/turn.repository';
+
+/** postgres.md §2: the instances sharing a PostgreSQL store; null on SQLite. */
+export const POSTGRES_CLUSTER = Symbol('POSTGRES_CLUSTER');
+
+function logClusterError(error: unknown): void {
+  process.stderr.write(`[cluster] ${causeMessage(error)}\n`);
+}
 
 @Injectable()
 export class StoreShutdown implements OnApplicationShutdown {
-  constructor(@Inject(AppServerStore) private readonly store: AppServerStore) {}
+  constructor(@Inject(TypeOrmAppServerStore) private readonly store: TypeOrmAppServerStore) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
@@ -25,27 +37,48 @@ export class StoreShutdown implements OnApplicationShutdown {
 @Module({
   providers: [
     {
-      provide: AppServerStore,
-      useFactory: (options: ResolvedAppServerOptions) => AppServerStore.open(options.storePath),
+      provide: TypeOrmAppServerStore,
+      useFactory: (options: ResolvedAppServerOptions) => openAppServerStore(options.storeTarget),
       inject: [APP_SERVER_OPTIONS],
     },
     {
       provide: ThreadRepository,
-      useFactory: (store: AppServerStore) => store.threads,
-      inject: [AppServerStore],
+      useFactory: (store: TypeOrmAppServerStore) => store.threads,
+      inject: [TypeOrmAppServerStore],
     },
-    { provide: TurnRepository, useFactory: (store: AppServerStore) => store.turns, inject: [AppServerStore] },
-    { provide: ItemRepository, useFactory: (store: AppServerStore) => store.items, inject: [AppServerStore] },
+    {
+      provide: TurnRepository,
+      useFactory: (store: TypeOrmAppServerStore) => store.turns,
+      inject: [TypeOrmAppServerStore],
+    },
+    {
+      provide: ItemRepository,
+      useFactory: (store: TypeOrmAppServerStore) => store.items,
+      inject: [TypeOrmAppServerStore],
+    },
     {
       provide: ConversationRepository,
-      useFactory: (store: AppServerStore) => store.conversations,
-      inject: [AppServerStore],
+      useFactory: (store: TypeOrmAppServerStore) => store.conversations,
+      inject: [TypeOrmAppServerStore],
     },
-    { provide: THREAD_STORE, useExisting: AppServerStore },
+    { provide: THREAD_STORE, useExisting: TypeOrmAppServerStore },
+    {
+      provide: TURN_CONTROL_FORWARDER,
+      useFactory: (cluster: PostgresCluster | null) => cluster?.control ?? null,
+      inject: [POSTGRES_CLUSTER],
+    },
+    {
+      provide: POSTGRES_CLUSTER,
+      useFactory: (store: TypeOrmAppServerStore): Promise<PostgresCluster> | null =>
+        store instanceof PostgresAppServerStore ? store.cluster(logClusterError) : null,
+      inject: [TypeOrmAppServerStore],
+    },
     StoreShutdown,
   ],
   exports: [
-    AppServerStore,
+    POSTGRES_CLUSTER,
+    TURN_CONTROL_FORWARDER,
+    TypeOrmAppServerStore,
     THREAD_STORE,
     ThreadRepository,
     TurnRepository,

@@ -3,7 +3,15 @@
  * the closed flag, notification delivery (with the resume hold) to App Server and ACP connections,
  * and the active turn of each thread.
  */
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
+import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
+import { RelayingThreadEventBus } from '../../core/events/relaying-thread-event-bus';
+import { announceLostTurns } from '../../core/turns/lost-turn-announcement';
+import { THREAD_STORE, type ThreadStore } from '../../core/store/thread-store';
+import type { ThreadEventBus } from '../../core/events/thread-event-bus';
+import { causeMessage } from '../../runtime/cause-message';
 import { ActiveTurns } from '../../core/turns/active-turns';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { ThreadSubscriptions } from '../../core/events/thread-subscriptions';
@@ -12,15 +20,39 @@ import { AcpConnections } from '../../protocols/acp/delivery/acp-connections';
 import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
 import { ThreadEventRouting } from '../delivery/thread-event-routing';
 
+/** postgres.md §2: a survivor's recovery of a lost instance's turns reaches the subscribers. */
+@Injectable()
+export class LostInstanceAnnouncer {
+  constructor(
+    @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
+    @Inject(THREAD_STORE) store: ThreadStore,
+    @Inject(THREAD_EVENT_BUS) events: ThreadEventBus,
+  ) {
+    cluster?.heartbeat.onTurnsRecovered((turns) => {
+      void announceLostTurns(store, events, turns, INSTANCE_LOST_ERROR).catch((error: unknown) =>
+        process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
+      );
+    });
+  }
+}
+
 @Module({
+  imports: [PersistenceModule],
   providers: [
     ThreadSubscriptions,
     ThreadNotifications,
     AcpConnections,
     AcpSessionEvents,
     ThreadEventRouting,
-    { provide: THREAD_EVENT_BUS, useExisting: ThreadEventRouting },
+    {
+      // Several instances on one PostgreSQL store: every broadcast also reaches the others' subscribers.
+      provide: THREAD_EVENT_BUS,
+      useFactory: (local: ThreadEventRouting, cluster: PostgresCluster | null): ThreadEventBus =>
+        cluster === null ? local : new RelayingThreadEventBus(local, cluster.relay),
+      inject: [ThreadEventRouting, POSTGRES_CLUSTER],
+    },
     ActiveTurns,
+    LostInstanceAnnouncer,
   ],
   exports: [ThreadSubscriptions, ThreadNotifications, AcpConnections, THREAD_EVENT_BUS, ActiveTurns],
 })

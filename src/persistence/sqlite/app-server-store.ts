@@ -1,70 +1,24 @@
 /**
- * The App Server's durable store: opens the sqlite file (migrations, then restart recovery), exposes
- * the repositories, and offers the multi-table writes of the turn lifecycle as single transactions.
+ * The SQLite App Server store (protocol.md §8.11): opens the file (migrations, then restart
+ * recovery) and runs the shared TypeORM store on it, hot reads as cached prepared statements.
  */
-import type { DataSource, EntityManager } from 'typeorm';
-import type { AppTurn } from '../../core/model/types';
-import {
-  ConversationRepository,
-  replaceHistory,
-  storePromptSize,
-  writeConversation,
-} from './conversation.repository';
+import type { DataSource } from 'typeorm';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
-import { ThreadEntity } from './entities';
-import type { ItemReplayQuery } from '../../core/store/item-replay';
-import { ItemRepository, upsertItem } from './item.repository';
 import { PreparedStatements } from './prepared-statements';
-import {
-  currentRecoveryEnvironment,
-  type RecoveredTurn,
-  type RecoveryEnvironment,
-  recoverInterruptedTurns,
-} from './restart-recovery';
-import { isRunningTurnConflict, StoreError } from './store-errors';
-import { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
-import type { ThreadStore } from '../../core/store/thread-store';
-import type { CompactionCompletion } from '../../core/store/records';
-import { StoreExecutor } from './store-executor';
-import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
-import { forkThread, type ForkOutcome, type ForkRequest } from './thread-fork';
-import { findThread, ThreadRepository } from './thread.repository';
-import { completeTurn, insertRunningTurn, type NewTurn, TurnRepository } from './turn.repository';
-import type { TurnFinish } from '../../core/store/records';
-export type { TurnFinish };
+import { type StoreBackend, type StoreOpenOptions, TypeOrmAppServerStore } from '../typeorm/app-server-store';
+import { StoreError } from '../typeorm/store-errors';
+import { StoreExecutor } from '../typeorm/store-executor';
+export type { TurnFinish } from '../typeorm/app-server-store';
 
-export interface AppServerStoreOptions extends StoreDataSourceOptions {
-  /** Host, pid, liveness check and clock used by restart recovery; default: this process. */
-  recovery?: RecoveryEnvironment;
-}
+/**
+ * BEGIN IMMEDIATE takes the write lock up front (waiting up to the busy timeout), so another
+ * process on the same file cannot make a transaction fail halfway with SQLITE_BUSY.
+ */
+const SQLITE_BEGIN = 'BEGIN IMMEDIATE';
 
-export class AppServerStore implements ThreadStore {
-  readonly threads: ThreadRepository;
-  readonly turns: TurnRepository;
-  readonly items: ItemRepository;
-  readonly conversations: ConversationRepository;
-  private closed = false;
-  /**
-   * Finishes the store refused (e.g. disk full), by turn id: written before the next turn begins
-   * or finishes, and at close, so a failure the client was told about is stored once space is back
-   * (and the thread's running-turn slot is freed in the store too).
-   */
-  private readonly deferredFinishes = new Map<string, TurnFinish>();
+export interface AppServerStoreOptions extends StoreDataSourceOptions, StoreOpenOptions {}
 
-  private constructor(
-    readonly path: string,
-    private readonly dataSource: DataSource,
-    private readonly statements: PreparedStatements,
-    private readonly executor: StoreExecutor,
-    /** Turns recovered when this store was opened. */
-    readonly recoveredTurns: readonly RecoveredTurn[],
-  ) {
-    this.threads = new ThreadRepository(executor);
-    this.turns = new TurnRepository(executor);
-    this.items = new ItemRepository(executor);
-    this.conversations = new ConversationRepository(executor);
-  }
-
+export class AppServerStore extends TypeOrmAppServerStore {
   /** Opens `path` (a file, created with its directory, or `:memory:`), migrates, then recovers turns. */
   static async open(path: string, options: AppServerStoreOptions = {}): Promise<AppServerStore> {
     let dataSource: DataSource;
@@ -75,125 +29,15 @@ export class AppServerStore implements ThreadStore {
       throw StoreError.from(error);
     }
     const statements = new PreparedStatements(dataSource);
-    const executor = new StoreExecutor(dataSource, statements);
-    try {
-      const recovered = await recoverInterruptedTurns(
-        executor,
-        options.recovery ?? currentRecoveryEnvironment(),
-      );
-      return new AppServerStore(path, dataSource, statements, executor, recovered);
-    } catch (error) {
-      await dataSource.destroy().catch(() => undefined);
-      throw StoreError.from(error);
-    }
+    const backend: StoreBackend = {
+      location: path,
+      dataSource,
+      reader: statements,
+      beginSql: SQLITE_BEGIN,
+      beforeDestroy: () => statements.finalizeAll(),
+    };
+    const executor = new StoreExecutor(dataSource, statements, SQLITE_BEGIN);
+    const recovered = await TypeOrmAppServerStore.recover(backend, executor, options);
+    return new AppServerStore(backend, executor, recovered);
   }
-
-  get isOpen(): boolean {
-    return !this.closed;
-  }
-
-  /**
-   * thread/read and thread/resume (protocol.md §3.4, §3.5, §8.8): the thread, its turns and the
-   * stored replay window, read as one store operation. Null when the thread does not exist.
-   */
-  readThread(threadId: string, query: ItemReplayQuery = {}): Promise<StoredThreadSnapshot | null> {
-    return this.executor.read((statements) => readThreadSnapshot(statements, threadId, query));
-  }
-
-  /**
-   * turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically.
-   * ThreadHasActiveTurnError when the thread already has a running turn in the store (§8.2).
-   */
-  beginTurn(turn: NewTurn): Promise<AppTurn> {
-    return this.withDeferredFinishes(async (manager) => {
-      const created = await insertRunningTurn(manager, turn).catch((error: unknown) => {
-        throw isRunningTurnConflict(error)
-          ? new ThreadHasActiveTurnError(turn.threadId, { cause: error })
-          : error;
-      });
-      const { affected } = await manager
-        .getRepository(ThreadEntity)
-        .update({ threadId: turn.threadId }, { activeTurnId: turn.turnId, updatedAt: turn.startedAt });
-      if (affected === 0) throw new StoreError(`thread ${turn.threadId} does not exist`);
-      return created;
-    });
-  }
-
-  /** Finalization step 2 (protocol.md §8.5): items, turn, history and thread, atomically. */
-  finishTurn(finish: TurnFinish): Promise<void> {
-    return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
-  }
-
-  /**
-   * history.md §1: the completed compaction item and the compacted history in one transaction, so
-   * after a crash the next turn starts from the compacted conversation. The prompt-size figure is
-   * dropped with the old history it described.
-   */
-  completeCompaction(completion: CompactionCompletion): Promise<void> {
-    const { threadId, turnId, version, history } = completion;
-    return this.executor.transaction(async (manager) => {
-      await upsertItem(manager, version);
-      await replaceHistory(manager, threadId, turnId, history);
-      await storePromptSize(manager, threadId, undefined);
-    });
-  }
-
-  /** Keeps `finish` to be written with the next turn transaction (or at close), then tries it now. */
-  deferTurnFinish(finish: TurnFinish): Promise<void> {
-    this.deferredFinishes.set(finish.turnId, finish);
-    return this.withDeferredFinishes(async () => undefined);
-  }
-
-  /** `work` in one transaction after the deferred finishes; they are forgotten once committed. */
-  private async withDeferredFinishes<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const deferred = [...this.deferredFinishes.values()];
-    const result = await this.executor.transaction(async (manager) => {
-      for (const finish of deferred) await writeTurnFinish(manager, finish);
-      return work(manager);
-    });
-    for (const finish of deferred) {
-      if (this.deferredFinishes.get(finish.turnId) === finish) this.deferredFinishes.delete(finish.turnId);
-    }
-    return result;
-  }
-
-  /** thread/fork (history.md §2): the new thread with its copied turns, items and history, atomically. */
-  forkThread(request: ForkRequest): Promise<ForkOutcome> {
-    return this.executor.transaction((manager) => forkThread(manager, request, findThread));
-  }
-
-  /** Raw SQL for diagnostics and tests (e.g. PRAGMA checks); serialized like every other operation. */
-  query(sql: string, parameters: unknown[] = []): Promise<unknown[]> {
-    return this.executor.run(async (manager) => {
-      const rows: unknown = await manager.query(sql, parameters);
-      return Array.isArray(rows) ? rows : [];
-    });
-  }
-
-  /** Waits for queued operations, then closes the connection. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.executor.drain();
-    if (this.deferredFinishes.size > 0)
-      await this.withDeferredFinishes(async () => undefined).catch(() => undefined);
-    try {
-      await this.statements.finalizeAll();
-      if (this.dataSource.isInitialized) await this.dataSource.destroy();
-    } catch (error) {
-      throw StoreError.from(error);
-    }
-  }
-}
-
-/** Finalization step 2's writes (protocol.md §8.5). */
-async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
-  for (const version of finish.items ?? []) await upsertItem(manager, version);
-  await completeTurn(manager, finish.turnId, finish.completion);
-  await writeConversation(manager, finish.threadId, finish.turnId, finish);
-  await manager.query(
-    `UPDATE "threads" SET "active_turn_id" = CASE WHEN "active_turn_id" = ? THEN NULL ELSE "active_turn_id" END,
-       "updated_at" = ? WHERE "thread_id" = ?`,
-    [finish.turnId, finish.now, finish.threadId],
-  );
 }

@@ -2,10 +2,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { APP_SERVER_ENTITIES } from './entities';
+import { APP_SERVER_ENTITIES } from '../typeorm/entities';
 import { APP_SERVER_MIGRATIONS } from './migrations';
 import { untracedSqlite3 } from './sqlite3-driver';
-import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from './stderr-typeorm-logger';
+import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from '../typeorm/stderr-typeorm-logger';
 
 export const IN_MEMORY_STORE_PATH = ':memory:';
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */

@@ -1,6 +1,7 @@
 /** Public surface of the SQLite store (Nest-free; its Nest module lives in src/nest/modules). */
 export { AppServerStore, type AppServerStoreOptions, type TurnFinish } from './app-server-store';
-export { ConversationRepository } from './conversation.repository';
+export { TypeOrmAppServerStore } from '../typeorm/app-server-store';
+export { ConversationRepository } from '../typeorm/conversation.repository';
 export {
   createStoreDataSource,
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -8,7 +9,7 @@ export {
   isInMemoryStorePath,
   type StoreDataSourceOptions,
 } from './data-source';
-export { ItemRepository, type ItemReadQuery } from './item.repository';
+export { ItemRepository, type ItemReadQuery } from '../typeorm/item.repository';
 export {
   completeReplay,
   overlayLiveVersions,
@@ -23,21 +24,21 @@ export {
   RESTART_RECOVERY_ERROR,
   type RecoveredTurn,
   type RecoveryEnvironment,
-} from './restart-recovery';
+} from '../typeorm/restart-recovery';
 export { ownProcessToken, processStartToken } from '../../runtime/process-identity';
-export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from './store-errors';
+export { InvalidThreadCursorError, StoreError, ThreadHasActiveTurnError } from '../typeorm/store-errors';
 export {
   toAppThread,
   type ItemVersion,
   type StoredThread,
   type TurnOwnership,
 } from '../../core/store/records';
-export type { StoredThreadSnapshot } from './thread-snapshot';
+export type { StoredThreadSnapshot } from '../typeorm/thread-snapshot';
 export {
   DEFAULT_THREAD_LIST_LIMIT,
   ThreadRepository,
   type NewThread,
   type ThreadListPage,
   type ThreadListQuery,
-} from './thread.repository';
-export { TurnRepository, type NewTurn, type TurnCompletion } from './turn.repository';
+} from '../typeorm/thread.repository';
+export { TurnRepository, type NewTurn, type TurnCompletion } from '../typeorm/turn.repository';

@@ -96,6 +96,29 @@ describe('source layering', () => {
     expect(users.filter((file) => !file.startsWith('protocols/acp/'))).toEqual([]);
   });
 
+  it('keeps the store drivers apart: typeorm/ is driver-neutral, sqlite/ and postgres/ never import each other', () => {
+    const persistence = join(SRC, 'persistence');
+    /** driver folder → the persistence folders it may import from. */
+    const drivers: Record<string, readonly string[]> = {
+      typeorm: [],
+      sqlite: ['typeorm'],
+      postgres: ['typeorm'],
+    };
+    const violations: string[] = [];
+    for (const file of sourceFiles(persistence)) {
+      const from = relative(persistence, file).split('/')[0];
+      const allowed = drivers[from];
+      if (allowed === undefined) continue; // open-app-server-store.ts picks a driver
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = normalize(join(dirname(file), match[1]));
+        if (!target.startsWith(persistence)) continue;
+        const to = relative(persistence, target).split('/')[0];
+        if (to !== from && !allowed.includes(to)) violations.push(`${relative(SRC, file)} -> ${match[1]}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('knows every top-level folder of src', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
     expect(folders.sort()).toEqual(Object.keys(ALLOWED).sort());

@@ -19,7 +19,7 @@ describe('src/client/websocket-transport.ts imports', () => {
 
   it('loads ws only through a dynamic import, after looking for the global WebSocket', () => {
     const globalLookup = SOURCE.indexOf('globalThis as { WebSocket?');
-    const lazyImport = SOURCE.indexOf("await import('ws')");
+    const lazyImport = SOURCE.indexOf('await import(nodeWebSocketPackage)');
     expect(globalLookup).toBeGreaterThan(0);
     expect(lazyImport).toBeGreaterThan(globalLookup);
   });

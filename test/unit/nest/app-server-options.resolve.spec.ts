@@ -9,7 +9,7 @@ describe('resolveAppServerOptions', () => {
     expect(resolved).toEqual({
       runner: null,
       host: expect.any(DefaultAppServerHost),
-      storePath: '/tmp/x.sqlite',
+      storeTarget: '/tmp/x.sqlite',
       approvalPolicy: 'on-request',
       approvalTimeoutMs: 30_000,
       maxQueuedRequests: 128,
@@ -35,7 +35,7 @@ describe('resolveAppServerOptions', () => {
     ).toEqual({
       runner,
       host,
-      storePath: ':memory:',
+      storeTarget: ':memory:',
       approvalPolicy: 'never',
       approvalTimeoutMs: 5,
       maxQueuedRequests: 0,

@@ -152,7 +152,7 @@ describe('AppServerModule in-process (Nest wiring)', () => {
       const options = app.get<ResolvedAppServerOptions>(APP_SERVER_OPTIONS);
       expect(options).toMatchObject({
         runner: null,
-        storePath: ':memory:',
+        storeTarget: ':memory:',
         approvalPolicy: 'on-request',
         approvalTimeoutMs: 30_000,
         maxQueuedRequests: 128,

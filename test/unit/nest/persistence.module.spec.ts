@@ -3,19 +3,23 @@ import { Test } from '@nestjs/testing';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../src/nest/app-server-options';
 import {
   AppServerStore,
+  TypeOrmAppServerStore,
   ConversationRepository,
   ItemRepository,
   ThreadRepository,
   TurnRepository,
 } from '../../../src/persistence/sqlite';
 import { PersistenceModule } from '../../../src/nest/modules/persistence.module';
-import { makeTempDir, type TempDir } from '../persistence/sqlite/store-test-support';
+import { makeTempDir, type TempDir } from '../persistence/store-test-support';
 
 function optionsModule(storePath: string) {
   @Global()
   @Module({
     providers: [
-      { provide: APP_SERVER_OPTIONS, useValue: { storePath } as Partial<ResolvedAppServerOptions> },
+      {
+        provide: APP_SERVER_OPTIONS,
+        useValue: { storeTarget: storePath } as Partial<ResolvedAppServerOptions>,
+      },
     ],
     exports: [APP_SERVER_OPTIONS],
   })
@@ -32,14 +36,14 @@ describe('PersistenceModule', () => {
 
   afterEach(() => dir.remove());
 
-  it('opens the store at options.storePath, exposes the repositories and closes the store on app close', async () => {
+  it('opens the store at options.storeTarget, exposes the repositories and closes the store on app close', async () => {
     const path = dir.file('state/app-server.sqlite');
     const moduleRef = await Test.createTestingModule({
       imports: [optionsModule(path), PersistenceModule],
     }).compile();
     const app = await moduleRef.init();
 
-    const store = app.get(AppServerStore);
+    const store = app.get(TypeOrmAppServerStore);
     expect(store.path).toBe(path);
     expect(store.isOpen).toBe(true);
     expect(app.get(ThreadRepository)).toBe(store.threads);

@@ -35,17 +35,21 @@ export class TurnsHandlers {
   }
 
   @RpcMethod('turn/steer')
-  steer(params: TurnControlParamsDto): TurnQueued {
-    return this.turns.steer(params);
+  async steer(params: TurnControlParamsDto): Promise<TurnQueued> {
+    return (await this.turns.control('turn/steer', params)) as TurnQueued;
   }
 
   @RpcMethod('turn/followUp')
-  followUp(params: TurnControlParamsDto): TurnQueued {
-    return this.turns.followUp(params);
+  async followUp(params: TurnControlParamsDto): Promise<TurnQueued> {
+    return (await this.turns.control('turn/followUp', params)) as TurnQueued;
   }
 
   @RpcMethod('turn/interrupt')
-  interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): TurnCancellation {
+  async interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): Promise<TurnCancellation> {
+    // postgres.md §2: a turn running on another instance is interrupted there.
+    if (!this.turns.runsHere(params.threadId)) {
+      return (await this.turns.control('turn/interrupt', params)) as TurnCancellation;
+    }
     const { response, announcements } = this.turns.interrupt(params);
     ctx.afterResponse(async () => {
       for (const announce of announcements) await announce();

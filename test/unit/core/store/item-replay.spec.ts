@@ -1,5 +1,5 @@
 import { overlayLiveVersions, selectReplayItems, type ItemVersion } from '../../../../src/persistence/sqlite';
-import { agentMessage, version } from '../../persistence/sqlite/store-test-support';
+import { agentMessage, version } from '../../persistence/store-test-support';
 
 /**
  * Timeline of one thread (change counter values):

@@ -2,7 +2,7 @@
  * `thread/*` through the real module and store (protocol.md §3.3–§3.8, §7.1, §8.1): results,
  * recipients and order of each handler's notifications, reported statuses, paging, and resume.
  */
-import { AppServerStore } from '../../../../src/persistence/sqlite/app-server-store';
+import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import { finish, type ScriptObjectStep } from '../../../../src/runtime/model/scripted-model';
 import { gatedStep, LiveAppServer, runTurn, text, type WireMessage } from '../../support/live-app-server';
 
@@ -79,7 +79,7 @@ describe('threads', () => {
     live = await LiveAppServer.start();
     const client = await live.connect();
     const threadId = await live.startThread(client);
-    const store = live.server.app.get(AppServerStore);
+    const store = live.server.app.get(TypeOrmAppServerStore);
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       await store.query('ALTER TABLE "threads" RENAME TO "threads_away"');

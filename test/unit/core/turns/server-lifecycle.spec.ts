@@ -14,7 +14,7 @@ import { finish } from '../../../../src/runtime/model/scripted-model';
 import type { RunConfig, RunHandle, RunResult } from '../../../../src/runtime/run-config';
 import { Runner } from '../../../../src/runtime/runner';
 import { AppServerStore } from '../../../../src/persistence/sqlite/app-server-store';
-import { StoreError } from '../../../../src/persistence/sqlite/store-errors';
+import { StoreError } from '../../../../src/persistence/typeorm/store-errors';
 import { startInProcessAppServer } from '../../../../src/nest/in-process-app-server';
 import { runStdioAppServer } from '../../../../src/nest/stdio-app-server';
 import { SilentLogger } from '../../support/in-process-core';

@@ -3,7 +3,7 @@
  * §3.9, §7.5, §8.3–§8.10): notification order, streamed deltas, item identity, replay equality,
  * conversation memory, and the errors of turn/start.
  */
-import { AppServerStore } from '../../../../src/persistence/sqlite/app-server-store';
+import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import type { AppServerHost } from '../../../../src/core/host/app-server-host';
 import { DefaultAppServerHost } from '../../../../src/core/host/default-app-server-host';
 import type { LlmRequest } from '../../../../src/runtime/model/types';
@@ -341,7 +341,7 @@ describe('turn lifecycle', () => {
     live = await LiveAppServer.start({ steps: [{ content: 'slow', delay_ms: 20_000 }, finish('later')] });
     const client = await live.connect();
     const threadId = await live.startThread(client);
-    const store = live.server.app.get(AppServerStore);
+    const store = live.server.app.get(TypeOrmAppServerStore);
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await store.query('ALTER TABLE "turns" RENAME TO "turns_away"');
     const failed = await client
@@ -395,7 +395,7 @@ describe('turn lifecycle', () => {
     expect(completed.params).not.toHaveProperty('finalOutput');
     expect((completed.params as { tokenUsage: { cycles: unknown[] } }).tokenUsage.cycles).toEqual([]);
 
-    const store = live.server.app.get(AppServerStore);
+    const store = live.server.app.get(TypeOrmAppServerStore);
     await expect(store.conversations.load(threadId)).resolves.toEqual([{ role: 'user', content: 'hi' }]);
   });
 
@@ -431,7 +431,7 @@ describe('turn lifecycle', () => {
     const client = await live.connect();
     const threadId = await live.startThread(client);
     await runTurn(client, threadId, text('seed the thread'));
-    const store = live.server.app.get(AppServerStore);
+    const store = live.server.app.get(TypeOrmAppServerStore);
     // The store logs each failed query on stderr; keep the test output readable.
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await store.query('ALTER TABLE "items" RENAME TO "items_away"');

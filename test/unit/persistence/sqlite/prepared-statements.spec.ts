@@ -4,7 +4,7 @@
  */
 import { Database } from 'sqlite3';
 import { AppServerStore } from '../../../../src/persistence/sqlite';
-import { makeTempDir, type TempDir } from './store-test-support';
+import { makeTempDir, type TempDir } from '../store-test-support';
 
 interface CheckpointRow {
   busy: number;

@@ -4,7 +4,7 @@
  * store persists again — across a reopen, so nothing was left in an uncommitted transaction.
  */
 import { AppServerStore, StoreError } from '../../../../src/persistence/sqlite';
-import { makeTempDir, type TempDir } from './store-test-support';
+import { makeTempDir, type TempDir } from '../store-test-support';
 
 const BIG_TEXT = 'x'.repeat(256 * 1024);
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { AppServerStore, createStoreDataSource, StoreError } from '../../../../src/persistence/sqlite';
 import { APP_SERVER_MIGRATIONS } from '../../../../src/persistence/sqlite/migrations';
-import { makeTempDir, type TempDir } from './store-test-support';
+import { makeTempDir, type TempDir } from '../store-test-support';
 
 interface NameRow {
   name: string;

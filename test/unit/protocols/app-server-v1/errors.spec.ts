@@ -3,7 +3,7 @@
  * refusal of the core, stated literally so a change of code, message or data fails here.
  */
 import { DomainError, DomainErrors } from '../../../../src/core/domain-error';
-import { InvalidThreadCursorError } from '../../../../src/persistence/sqlite/store-errors';
+import { InvalidThreadCursorError } from '../../../../src/persistence/typeorm/store-errors';
 import { toRpcError } from '../../../../src/protocols/app-server-v1/errors';
 import { RpcError } from '../../../../src/rpc/rpc-error';
 

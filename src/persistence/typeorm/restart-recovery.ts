@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
+import { runSql } from './sql-dialect';
 import { findTurnVersions, maxChangeSeq, upsertItem } from './item.repository';
 import { processStartToken } from '../../runtime/process-identity';
 import type { StoreExecutor } from './store-executor';
@@ -81,11 +82,20 @@ export function recoverInterruptedTurns(
   });
 }
 
-async function recoverTurn(manager: EntityManager, turn: TurnOwnership, now: number): Promise<RecoveredTurn> {
+/**
+ * One running turn recovered: turn interrupted with `result: {error}`, its inProgress items
+ * interrupted, its thread released. Restart recovery and lost-instance recovery share it.
+ */
+export async function recoverTurn(
+  manager: EntityManager,
+  turn: Pick<TurnOwnership, 'turnId' | 'threadId'>,
+  now: number,
+  error = RESTART_RECOVERY_ERROR,
+): Promise<RecoveredTurn> {
   await completeTurn(manager, turn.turnId, {
     status: 'interrupted',
     completedAt: now,
-    result: { error: RESTART_RECOVERY_ERROR },
+    result: { error },
   });
   // Each interrupted item is a change: it takes the thread's next counter value (§8.8).
   let changeSeq = await maxChangeSeq(manager, turn.threadId);
@@ -100,6 +110,6 @@ async function recoverTurn(manager: EntityManager, turn: TurnOwnership, now: num
     });
     interruptedItemIds.push(version.item.itemId);
   }
-  await manager.query(RELEASE_THREAD_SQL, [now, turn.turnId, turn.threadId]);
+  await runSql(manager, RELEASE_THREAD_SQL, [now, turn.turnId, turn.threadId]);
   return { turnId: turn.turnId, threadId: turn.threadId, interruptedItemIds };
 }

@@ -29,7 +29,10 @@ export class InvalidThreadCursorError extends DomainError {
 
 export { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
 
-/** The SQLite message of a violation of idx_turns_one_running_per_thread. */
+/** A violation of idx_turns_one_running_per_thread, as SQLite and as PostgreSQL word it. */
 export function isRunningTurnConflict(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed: turns\.thread_id/.test(error.message);
+  return (
+    error instanceof Error &&
+    /UNIQUE constraint failed: turns\.thread_id|"idx_turns_one_running_per_thread"/.test(error.message)
+  );
 }

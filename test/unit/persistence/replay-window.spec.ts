@@ -1,14 +1,15 @@
+import { describeEachStore } from '../../support/store-drivers';
 /**
  * The replay read narrows items in SQL (afterItemId, limit) before the live overlay (protocol.md
  * §8.8). These cases hold it to the in-memory reference: every stored row, overlaid, then selected.
  */
 import {
-  AppServerStore,
+  TypeOrmAppServerStore,
   overlayLiveVersions,
   selectReplayItems,
   type ItemReplayQuery,
   type ItemVersion,
-} from '../../../../src/persistence/sqlite';
+} from '../../../src/persistence/sqlite';
 import { agentMessage, seedTurns, version } from './store-test-support';
 
 const item = (id: string, text: string, turnId = 'turn_1') => agentMessage(id, 'thread_t', turnId, text);
@@ -35,11 +36,11 @@ const LIVE: ItemVersion[] = [
   version(item('item_C', 'c changed at 11'), 3, 11),
 ];
 
-describe('replay read narrowed in SQL (protocol.md §8.8)', () => {
-  let store: AppServerStore;
+describeEachStore('replay read narrowed in SQL (protocol.md §8.8)', (driver) => {
+  let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
-    store = await AppServerStore.open(':memory:');
+    store = await driver().open(await driver().newLocation());
     for (const threadId of ['thread_t', 'thread_u']) {
       await store.threads.create({ threadId, agentKey: 'default', cwd: null, metadata: {}, now: 1 });
     }

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppItem } from '../../../../src/core/model/types';
-import type { AppServerStore, ItemVersion, NewTurn } from '../../../../src/persistence/sqlite';
+import type { AppItem } from '../../../src/core/model/types';
+import type { TypeOrmAppServerStore, ItemVersion, NewTurn } from '../../../src/persistence/sqlite';
 
 export interface TempDir {
   path: string;
@@ -49,7 +49,7 @@ export function version(item: AppItem, createdSeq: number, changeSeq = createdSe
  * store holds at most one running turn per thread (protocol.md §8.2), so only a thread's last
  * seeded turn stays running.
  */
-export async function seedTurns(store: AppServerStore, turns: readonly NewTurn[]): Promise<void> {
+export async function seedTurns(store: TypeOrmAppServerStore, turns: readonly NewTurn[]): Promise<void> {
   const running = new Map<string, string>();
   for (const turn of turns) {
     const previous = running.get(turn.threadId);
@@ -60,3 +60,6 @@ export async function seedTurns(store: AppServerStore, turns: readonly NewTurn[]
     running.set(turn.threadId, turn.turnId);
   }
 }
+
+/** A foreign-key violation as either driver words it. */
+export const FOREIGN_KEY_VIOLATION = /FOREIGN KEY constraint failed|violates foreign key constraint/;

@@ -4,10 +4,11 @@
  * unless they are older than what is stored.
  */
 import type { EntityManager } from 'typeorm';
+import { runSql } from './sql-dialect';
 import type { AppItem } from '../../core/model/types';
 import { ItemEntity } from './entities';
 import { completeReplay, type ItemReplayQuery, type StoredReplayWindow } from '../../core/store/item-replay';
-import type { PreparedStatements } from './prepared-statements';
+import type { RowReader } from './row-reader';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
 import type { ItemVersion } from '../../core/store/records';
@@ -27,8 +28,8 @@ const UPSERT_ITEM_SQL = `
 
 type VersionFields = Pick<ItemEntity, 'createdSeq' | 'changeSeq' | 'itemJson'>;
 
-/** sqlite reads a negative LIMIT as "no limit". */
-const NO_LIMIT = -1;
+/** "No limit" for both drivers: SQLite reads a negative LIMIT so, PostgreSQL refuses one. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /**
  * A thread's items in replay order (created_seq; position breaks ties, which are not expected),
@@ -91,7 +92,7 @@ export class ItemRepository {
 
 export async function upsertItem(manager: EntityManager, version: ItemVersion): Promise<void> {
   const { item } = version;
-  await manager.query(UPSERT_ITEM_SQL, [
+  await runSql(manager, UPSERT_ITEM_SQL, [
     item.itemId,
     item.threadId,
     item.turnId,
@@ -112,7 +113,7 @@ export async function upsertItem(manager: EntityManager, version: ItemVersion): 
  * yet persisted) is the exception: then nothing is narrowed here.
  */
 export async function readReplayWindow(
-  statements: PreparedStatements,
+  statements: RowReader,
   threadId: string,
   query: ItemReplayQuery,
 ): Promise<StoredReplayWindow> {
@@ -133,7 +134,7 @@ export async function readReplayWindow(
 }
 
 async function selectVersions(
-  statements: PreparedStatements,
+  statements: RowReader,
   sql: string,
   parameters: readonly unknown[],
 ): Promise<ItemVersion[]> {

@@ -4,6 +4,7 @@
  * compacting turn (forks at earlier turns still read them), and only unmarked rows are the history.
  */
 import { type EntityManager, IsNull } from 'typeorm';
+import { runSql } from './sql-dialect';
 import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { Message } from '../../runtime/messages';
 import { ConversationMessageEntity, ThreadEntity } from './entities';
@@ -80,12 +81,14 @@ export async function replaceHistory(
   turnId: string,
   messages: readonly Message[],
 ): Promise<void> {
-  await manager.query(
+  await runSql(
+    manager,
     `DELETE FROM "conversation_messages"
      WHERE "thread_id" = ? AND "turn_id" = ? AND "superseded_by_turn_id" IS NULL`,
     [threadId, turnId],
   );
-  await manager.query(
+  await runSql(
+    manager,
     `UPDATE "conversation_messages" SET "superseded_by_turn_id" = ?
      WHERE "thread_id" = ? AND "superseded_by_turn_id" IS NULL`,
     [turnId, threadId],
@@ -99,7 +102,8 @@ export async function storePromptSize(
   threadId: string,
   promptSize: PromptSize | undefined,
 ): Promise<void> {
-  await manager.query(
+  await runSql(
+    manager,
     `UPDATE "threads" SET "prompt_tokens" = ?, "prompt_messages_since" = ? WHERE "thread_id" = ?`,
     [promptSize?.promptTokens ?? null, promptSize?.messagesSince ?? null, threadId],
   );

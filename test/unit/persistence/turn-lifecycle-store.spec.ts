@@ -1,12 +1,13 @@
+import { describeEachStore } from '../../support/store-drivers';
 import { hostname } from 'node:os';
 import {
-  AppServerStore,
+  TypeOrmAppServerStore,
   processStartToken,
   StoreError,
   ThreadHasActiveTurnError,
-} from '../../../../src/persistence/sqlite';
-import type { Message } from '../../../../src/runtime/messages';
-import { agentMessage, seedTurns, version } from './store-test-support';
+} from '../../../src/persistence/sqlite';
+import type { Message } from '../../../src/runtime/messages';
+import { agentMessage, FOREIGN_KEY_VIOLATION, seedTurns, version } from './store-test-support';
 
 interface OwnerRow {
   owner_pid: number;
@@ -14,11 +15,11 @@ interface OwnerRow {
   owner_host: string;
 }
 
-describe('turns, conversation history and the turn lifecycle transactions', () => {
-  let store: AppServerStore;
+describeEachStore('turns, conversation history and the turn lifecycle transactions', (driver) => {
+  let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
-    store = await AppServerStore.open(':memory:', { logSink: () => undefined });
+    store = await driver().open(await driver().newLocation(), { logSink: () => undefined });
     await store.threads.create({
       threadId: 'thread_t',
       agentKey: 'default',
@@ -183,7 +184,7 @@ describe('turns, conversation history and the turn lifecycle transactions', () =
       messages: [{ role: 'user', content: 'hello' }],
       now: 400,
     });
-    await expect(finishing).rejects.toThrow('FOREIGN KEY constraint failed');
+    await expect(finishing).rejects.toThrow(FOREIGN_KEY_VIOLATION);
     expect(await store.turns.get('turn_1')).toMatchObject({ status: 'running' });
     expect(await store.conversations.load('thread_t')).toEqual([]);
     expect(await store.threads.get('thread_t')).toMatchObject({ activeTurnId: 'turn_1' });

@@ -1,12 +1,13 @@
-/** `AppServerStore.readThread`: thread/read's single store read (thread and turns joined, items). */
-import { AppServerStore, completeReplay } from '../../../../src/persistence/sqlite';
+import { describeEachStore } from '../../support/store-drivers';
+/** `TypeOrmAppServerStore.readThread`: thread/read's single store read (thread and turns joined, items). */
+import { TypeOrmAppServerStore, completeReplay } from '../../../src/persistence/sqlite';
 import { agentMessage, seedTurns, version } from './store-test-support';
 
-describe('AppServerStore.readThread', () => {
-  let store: AppServerStore;
+describeEachStore('TypeOrmAppServerStore.readThread', (driver) => {
+  let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
-    store = await AppServerStore.open(':memory:');
+    store = await driver().open(await driver().newLocation());
     await store.threads.create({
       threadId: 'thread_t',
       agentKey: 'coder',

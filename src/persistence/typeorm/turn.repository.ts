@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import type { AppTurn, TurnStatus } from '../../core/model/types';
 import { TurnEntity } from './entities';
-import type { PreparedStatements } from './prepared-statements';
+import type { RowReader } from './row-reader';
 import type { StoreExecutor } from './store-executor';
 import { ownProcessToken } from '../../runtime/process-identity';
 import { parseJsonObject, parseJsonObjectArray } from './stored-json';
@@ -116,7 +116,7 @@ export async function findRunningTurns(manager: EntityManager): Promise<TurnOwne
   }));
 }
 
-async function selectThreadTurns(statements: PreparedStatements, threadId: string): Promise<AppTurn[]> {
+async function selectThreadTurns(statements: RowReader, threadId: string): Promise<AppTurn[]> {
   const rows = await statements.all<TurnFields>(SELECT_THREAD_TURNS_SQL, [threadId]);
   return rows.map(toAppTurn);
 }

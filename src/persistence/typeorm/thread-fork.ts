@@ -4,6 +4,7 @@
  * content), and the conversation history as it stood after that turn.
  */
 import type { EntityManager } from 'typeorm';
+import { runSql } from './sql-dialect';
 import type { AppItem } from '../../core/model/types';
 import { parseJsonObject } from './stored-json';
 import type { StoredThread } from '../../core/store/records';
@@ -31,7 +32,8 @@ export async function forkThread(
 ): Promise<ForkOutcome> {
   const source = await findThread(manager, request.sourceThreadId);
   if (source === null) return { kind: 'threadNotFound' };
-  const turns: TurnRow[] = await manager.query(
+  const turns: TurnRow[] = await runSql(
+    manager,
     `SELECT "turn_id" AS "turnId", "status" FROM "turns" WHERE "thread_id" = ? ORDER BY "started_at", "rowid"`,
     [source.threadId],
   );
@@ -45,7 +47,8 @@ export async function forkThread(
   const forkTurnId = copied[copied.length - 1].turnId;
   const turnIds = new Map(copied.map((turn) => [turn.turnId, request.newTurnId()]));
 
-  await manager.query(
+  await runSql(
+    manager,
     `INSERT INTO "threads" ("thread_id", "agent_key", "cwd", "metadata_json", "created_at", "updated_at",
        "archived_at", "active_turn_id", "forked_from_thread_id", "forked_from_turn_id",
        "mcp_servers_json")
@@ -64,7 +67,8 @@ export async function forkThread(
     ],
   );
   for (const [oldTurnId, newTurnId] of turnIds) {
-    await manager.query(
+    await runSql(
+      manager,
       `INSERT INTO "turns" ("turn_id", "thread_id", "run_id", "status", "started_at", "completed_at",
          "input_json", "result_json", "owner_pid", "owner_host")
        SELECT ?, ?, "run_id", "status", "started_at", "completed_at", "input_json", "result_json",
@@ -84,7 +88,8 @@ async function copyItems(
   request: ForkRequest,
   turnIds: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const items: ItemRow[] = await manager.query(
+  const items: ItemRow[] = await runSql(
+    manager,
     `SELECT "item_id" AS "itemId", "turn_id" AS "turnId", "position", "created_seq" AS "createdSeq",
        "change_seq" AS "changeSeq", "item_json" AS "itemJson"
      FROM "items" WHERE "thread_id" = ? ORDER BY "position"`,
@@ -96,7 +101,8 @@ async function copyItems(
     if (turnId === undefined) continue;
     const item = parseJsonObject(row.itemJson, 'items.item_json') as unknown as AppItem;
     const copy: AppItem = { ...item, itemId: request.newItemId(), threadId: request.newThreadId, turnId };
-    await manager.query(
+    await runSql(
+      manager,
       `INSERT INTO "items" ("item_id", "thread_id", "turn_id", "position", "created_seq", "change_seq", "item_json")
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       [
@@ -124,19 +130,20 @@ async function copyConversation(
   sourceThreadId: string,
   turnIds: ReadonlyMap<string, string>,
 ): Promise<void> {
-  const rows: Array<{ turnId: string; messageJson: string; supersededBy: string | null }> =
-    await manager.query(
-      `SELECT "turn_id" AS "turnId", "message_json" AS "messageJson",
+  const rows: Array<{ turnId: string; messageJson: string; supersededBy: string | null }> = await runSql(
+    manager,
+    `SELECT "turn_id" AS "turnId", "message_json" AS "messageJson",
          "superseded_by_turn_id" AS "supersededBy"
        FROM "conversation_messages" WHERE "thread_id" = ? ORDER BY "seq"`,
-      [sourceThreadId],
-    );
+    [sourceThreadId],
+  );
   let seq = 1;
   for (const row of rows) {
     const turnId = turnIds.get(row.turnId);
     if (turnId === undefined) continue;
     const supersededBy = row.supersededBy === null ? null : (turnIds.get(row.supersededBy) ?? null);
-    await manager.query(
+    await runSql(
+      manager,
       `INSERT INTO "conversation_messages" ("thread_id", "seq", "turn_id", "message_json", "superseded_by_turn_id")
        VALUES (?, ?, ?, ?, ?)`,
       [request.newThreadId, seq, turnId, row.messageJson, supersededBy],

@@ -7,7 +7,7 @@
 import type { ThreadEntity } from './entities';
 import type { ItemReplayQuery } from '../../core/store/item-replay';
 import { readReplayWindow } from './item.repository';
-import type { PreparedStatements } from './prepared-statements';
+import type { RowReader } from './row-reader';
 import { toStoredThread } from './thread.repository';
 import { toAppTurn, type TurnFields } from './turn.repository';
 import type { StoredThreadSnapshot } from '../../core/store/records';
@@ -38,7 +38,7 @@ function hasTurn(row: ThreadTurnRow): row is ThreadEntity & TurnColumns {
 
 /** Null when the thread does not exist. */
 export async function readThreadSnapshot(
-  statements: PreparedStatements,
+  statements: RowReader,
   threadId: string,
   query: ItemReplayQuery,
 ): Promise<StoredThreadSnapshot | null> {

@@ -1,16 +1,17 @@
+import { describeEachStore } from '../../support/store-drivers';
 import {
-  AppServerStore,
+  TypeOrmAppServerStore,
   InvalidThreadCursorError,
   type StoredThread,
   toAppThread,
-} from '../../../../src/persistence/sqlite';
-import { encodeThreadCursor } from '../../../../src/persistence/sqlite/thread-cursor';
+} from '../../../src/persistence/sqlite';
+import { encodeThreadCursor } from '../../../src/persistence/typeorm/thread-cursor';
 
-describe('ThreadRepository', () => {
-  let store: AppServerStore;
+describeEachStore('ThreadRepository', (driver) => {
+  let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
-    store = await AppServerStore.open(':memory:');
+    store = await driver().open(await driver().newLocation());
   });
 
   afterEach(async () => {

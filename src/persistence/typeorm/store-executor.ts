@@ -13,7 +13,7 @@
  * with the connection back in autocommit mode, so the store works again once the cause is gone.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { PreparedStatements } from './prepared-statements';
+import type { RowReader } from './row-reader';
 import { StoreError } from './store-errors';
 import { DomainError } from '../../core/domain-error';
 
@@ -22,7 +22,9 @@ export class StoreExecutor {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly statements: PreparedStatements,
+    private readonly statements: RowReader,
+    /** SQLite: `BEGIN IMMEDIATE` (see transaction); PostgreSQL: `BEGIN`. */
+    private readonly beginSql: string = 'BEGIN IMMEDIATE',
   ) {}
 
   /** Runs `work` alone on the connection (no transaction). */
@@ -31,7 +33,7 @@ export class StoreExecutor {
   }
 
   /** Runs `work` alone on the connection with the cached prepared statements (hot reads). */
-  read<T>(work: (statements: PreparedStatements) => Promise<T>): Promise<T> {
+  read<T>(work: (statements: RowReader) => Promise<T>): Promise<T> {
     return this.enqueue(() => work(this.statements));
   }
 
@@ -42,17 +44,22 @@ export class StoreExecutor {
    */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.enqueue(async () => {
-      // The sqlite driver hands out its one shared query runner; releasing it is a no-op.
+      // The sqlite driver hands out its one shared query runner (releasing it is a no-op); the
+      // postgres driver takes a pool client for it, given back on release.
       const runner = this.dataSource.createQueryRunner();
-      await runner.query('BEGIN IMMEDIATE');
       try {
-        const result = await work(runner.manager);
-        await runner.query('COMMIT');
-        return result;
-      } catch (error) {
-        // Fails harmlessly ("no transaction is active") when SQLite already rolled back itself.
-        await runner.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        await runner.query(this.beginSql);
+        try {
+          const result = await work(runner.manager);
+          await runner.query('COMMIT');
+          return result;
+        } catch (error) {
+          // Fails harmlessly ("no transaction is active") when SQLite already rolled back itself.
+          await runner.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        await runner.release();
       }
     });
   }

@@ -1,15 +1,16 @@
+import { describeEachStore } from '../../support/store-drivers';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import {
-  AppServerStore,
+  TypeOrmAppServerStore,
   currentRecoveryEnvironment,
   processStartToken,
   isProcessAlive,
   isRecoverable,
   RESTART_RECOVERY_ERROR,
   type RecoveryEnvironment,
-} from '../../../../src/persistence/sqlite';
-import { agentMessage, makeTempDir, type TempDir, version } from './store-test-support';
+} from '../../../src/persistence/sqlite';
+import { agentMessage, version } from './store-test-support';
 
 /** The pid of a process that has already exited. */
 function deadPid(): number {
@@ -26,7 +27,7 @@ interface SeedTurn {
   ownerToken?: string | null;
 }
 
-async function seedRunningTurn(store: AppServerStore, seed: SeedTurn): Promise<void> {
+async function seedRunningTurn(store: TypeOrmAppServerStore, seed: SeedTurn): Promise<void> {
   await store.threads.create({
     threadId: seed.threadId,
     agentKey: 'default',
@@ -58,8 +59,7 @@ async function seedRunningTurn(store: AppServerStore, seed: SeedTurn): Promise<v
   );
 }
 
-describe('restart recovery (protocol.md §8.11)', () => {
-  let dir: TempDir;
+describeEachStore('restart recovery (protocol.md §8.11)', (driver) => {
   let liveChild: ChildProcess;
 
   beforeAll(() => {
@@ -69,12 +69,6 @@ describe('restart recovery (protocol.md §8.11)', () => {
   afterAll(() => {
     liveChild.kill();
   });
-
-  beforeEach(() => {
-    dir = makeTempDir();
-  });
-
-  afterEach(() => dir.remove());
 
   it('tells live and dead processes apart with signal 0', () => {
     expect(isProcessAlive(process.pid)).toBe(true);
@@ -106,8 +100,8 @@ describe('restart recovery (protocol.md §8.11)', () => {
   });
 
   it('on reopen, recovers a turn of a dead process on this host and leaves live/other-host turns alone', async () => {
-    const path = dir.file('recovery.sqlite');
-    const first = await AppServerStore.open(path);
+    const path = await driver().newLocation();
+    const first = await driver().open(path);
     await seedRunningTurn(first, {
       threadId: 'thread_dead',
       turnId: 'turn_dead',
@@ -129,7 +123,7 @@ describe('restart recovery (protocol.md §8.11)', () => {
     await first.close();
 
     const before = Date.now();
-    const store = await AppServerStore.open(path);
+    const store = await driver().open(path);
     const after = Date.now();
     try {
       expect(store.recoveredTurns).toEqual([
@@ -184,8 +178,8 @@ describe('restart recovery (protocol.md §8.11)', () => {
   });
 
   it('recovers a turn whose owner pid now belongs to an unrelated live process (pid reuse)', async () => {
-    const path = dir.file('reuse.sqlite');
-    const first = await AppServerStore.open(path);
+    const path = await driver().newLocation();
+    const first = await driver().open(path);
     const liveToken = processStartToken(liveChild.pid!);
     expect(liveToken).toMatch(/^.+:\d+$/);
     await seedRunningTurn(first, {
@@ -204,7 +198,7 @@ describe('restart recovery (protocol.md §8.11)', () => {
     });
     await first.close();
 
-    const store = await AppServerStore.open(path);
+    const store = await driver().open(path);
     try {
       expect(store.recoveredTurns.map((t) => t.turnId)).toEqual(['turn_reused']);
       expect(await store.turns.get('turn_reused')).toMatchObject({
@@ -219,8 +213,8 @@ describe('restart recovery (protocol.md §8.11)', () => {
   });
 
   it('recovers a running turn recorded by this very process when the store is reopened', async () => {
-    const path = dir.file('own.sqlite');
-    const first = await AppServerStore.open(path);
+    const path = await driver().newLocation();
+    const first = await driver().open(path);
     await seedRunningTurn(first, {
       threadId: 'thread_own',
       turnId: 'turn_own',
@@ -229,7 +223,7 @@ describe('restart recovery (protocol.md §8.11)', () => {
     });
     await first.close();
 
-    const store = await AppServerStore.open(path, {
+    const store = await driver().open(path, {
       recovery: { ...currentRecoveryEnvironment(), now: () => 1780500000000 },
     });
     try {
@@ -248,8 +242,8 @@ describe('restart recovery (protocol.md §8.11)', () => {
   });
 
   it('leaves finished turns untouched', async () => {
-    const path = dir.file('finished.sqlite');
-    const first = await AppServerStore.open(path);
+    const path = await driver().newLocation();
+    const first = await driver().open(path);
     await seedRunningTurn(first, {
       threadId: 'thread_ok',
       turnId: 'turn_ok',
@@ -265,7 +259,7 @@ describe('restart recovery (protocol.md §8.11)', () => {
     });
     await first.close();
 
-    const store = await AppServerStore.open(path);
+    const store = await driver().open(path);
     try {
       expect(store.recoveredTurns).toEqual([]);
       expect(await store.turns.get('turn_ok')).toMatchObject({ status: 'completed', completedAt: 300 });

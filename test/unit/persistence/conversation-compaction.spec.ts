@@ -1,11 +1,12 @@
+import { describeEachStore } from '../../support/store-drivers';
 /**
  * history.md §1 durability against a real sqlite store: a compaction replaces the history in the
  * transaction of the item's completion, a compacted finish replaces instead of appending, the
  * prompt-size figure follows the history, and forks still see the history as it stood.
  */
-import { AppServerStore } from '../../../../src/persistence/sqlite';
-import type { AppItem } from '../../../../src/core/model/types';
-import type { Message } from '../../../../src/runtime/messages';
+import { TypeOrmAppServerStore } from '../../../src/persistence/sqlite';
+import type { AppItem } from '../../../src/core/model/types';
+import type { Message } from '../../../src/runtime/messages';
 import { version } from './store-test-support';
 
 const user = (content: string): Message => ({ role: 'user', content });
@@ -24,8 +25,8 @@ function compactionItem(turnId: string, status: AppItem['status']): AppItem {
   };
 }
 
-describe('compacted conversation history', () => {
-  let store: AppServerStore;
+describeEachStore('compacted conversation history', (driver) => {
+  let store: TypeOrmAppServerStore;
   let now = 100;
 
   async function finishedTurn(turnId: string, write: { messages: Message[]; compactedHistory?: Message[] }) {
@@ -42,7 +43,7 @@ describe('compacted conversation history', () => {
   }
 
   beforeEach(async () => {
-    store = await AppServerStore.open(':memory:', { logSink: () => undefined });
+    store = await driver().open(await driver().newLocation(), { logSink: () => undefined });
     await store.threads.create({ threadId: 'thread_t', agentKey: 'default', cwd: null, metadata: {}, now });
     await finishedTurn('turn_1', { messages: [user('one'), assistant('a1')] });
     await finishedTurn('turn_2', { messages: [user('two'), assistant('a2')] });

@@ -1,5 +1,6 @@
-import { AppServerStore } from '../../../../src/persistence/sqlite';
-import { agentMessage, seedTurns, version } from './store-test-support';
+import { describeEachStore } from '../../support/store-drivers';
+import { TypeOrmAppServerStore } from '../../../src/persistence/sqlite';
+import { agentMessage, FOREIGN_KEY_VIOLATION, seedTurns, version } from './store-test-support';
 
 interface PositionRow {
   item_id: string;
@@ -8,12 +9,12 @@ interface PositionRow {
   change_seq: number;
 }
 
-describe('ItemRepository', () => {
-  let store: AppServerStore;
+describeEachStore('ItemRepository', (driver) => {
+  let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
     // The foreign-key failure below is expected; keep its TypeORM log line out of the test output.
-    store = await AppServerStore.open(':memory:', { logSink: () => undefined });
+    store = await driver().open(await driver().newLocation(), { logSink: () => undefined });
     for (const threadId of ['thread_t', 'thread_u']) {
       await store.threads.create({ threadId, agentKey: 'default', cwd: null, metadata: {}, now: 1 });
     }
@@ -82,7 +83,7 @@ describe('ItemRepository', () => {
       version(agentMessage('item_C', 'thread_t', 'turn_2', 'c'), 3),
       version(agentMessage('item_D', 'thread_t', 'turn_missing', 'd'), 4),
     ]);
-    await expect(failing).rejects.toThrow('SQLITE_CONSTRAINT: FOREIGN KEY constraint failed');
+    await expect(failing).rejects.toThrow(FOREIGN_KEY_VIOLATION);
     expect((await rows('thread_t')).map((r) => r.item_id)).toEqual(['item_A', 'item_B']);
   });
 
@@ -98,7 +99,7 @@ describe('ItemRepository', () => {
       await store.items.upsert(version(agentMessage('item_D', 'thread_t', 'turn_2', 'd'), 5));
     });
 
-    const readIds = async (query: Parameters<AppServerStore['items']['read']>[1]) =>
+    const readIds = async (query: Parameters<TypeOrmAppServerStore['items']['read']>[1]) =>
       (await store.items.read('thread_t', query)).map((item) => item.itemId);
 
     it.each([

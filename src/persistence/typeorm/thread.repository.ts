@@ -1,7 +1,8 @@
 /** Threads: create, read, list (protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
 import type { EntityManager } from 'typeorm';
+import { runSql } from './sql-dialect';
 import { ThreadEntity } from './entities';
-import type { PreparedStatements } from './prepared-statements';
+import type { RowReader } from './row-reader';
 import { InvalidThreadCursorError } from './store-errors';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
@@ -128,15 +129,12 @@ export class ThreadRepository {
 }
 
 export async function findThread(manager: EntityManager, threadId: string): Promise<StoredThread | null> {
-  const rows: ThreadEntity[] = await manager.query(SELECT_THREAD_SQL, [threadId]);
+  const rows: ThreadEntity[] = await runSql(manager, SELECT_THREAD_SQL, [threadId]);
   return rows.length > 0 ? toStoredThread(rows[0]) : null;
 }
 
 /** The hot-path lookup: most thread and turn methods start with it. */
-export async function selectThread(
-  statements: PreparedStatements,
-  threadId: string,
-): Promise<StoredThread | null> {
+export async function selectThread(statements: RowReader, threadId: string): Promise<StoredThread | null> {
   const [row] = await statements.all<ThreadEntity>(SELECT_THREAD_SQL, [threadId]);
   return row === undefined ? null : toStoredThread(row);
 }

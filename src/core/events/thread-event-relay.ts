@@ -1,0 +1,22 @@
+/**
+ * Thread events across server instances on one store (postgres.md §2 "live fan-out"): what this
+ * instance broadcasts is handed to the others, and what they broadcast reaches this instance's
+ * subscribers as if produced here. The core only sees this port; the store's driver implements it
+ * (PostgreSQL: LISTEN/NOTIFY). Absent (SQLite), nothing leaves the process.
+ */
+import type { ThreadEventName } from './thread-event-bus';
+
+export interface RelayedThreadEvent {
+  threadId: string;
+  name: ThreadEventName;
+  params: object;
+}
+
+export interface ThreadEventRelay {
+  /** Hands an event produced here to the other instances; they receive a thread's events in this order. */
+  publish(event: RelayedThreadEvent): void;
+  /** Events produced by other instances, per thread in their production order. */
+  onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void;
+}
+
+export const THREAD_EVENT_RELAY = Symbol('THREAD_EVENT_RELAY');

@@ -1,0 +1,101 @@
+/**
+ * ThreadEventRelay over the cluster channel (postgres.md §2 live fan-out). Each event carries a
+ * per-thread sequence number of its sender; a receiver that sees a number skipped (a NOTIFY lost,
+ * e.g. while its connection was re-established) first re-reads the thread's item states from the
+ * store and delivers them (clients upsert by itemId; a lost delta is covered by the item state),
+ * then the event.
+ */
+import type { AppItem } from '../../../core/model/types';
+import type { ThreadEventName } from '../../../core/events/thread-event-bus';
+import type { RelayedThreadEvent, ThreadEventRelay } from '../../../core/events/thread-event-relay';
+import type { ThreadStore } from '../../../core/store/thread-store';
+import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+
+const EVENT_KIND = 'threadEvent';
+
+interface EventMessage extends ClusterMessage {
+  threadId: string;
+  seq: number;
+  name: ThreadEventName;
+  params: object;
+}
+
+function isEventMessage(message: ClusterMessage): message is EventMessage {
+  return (
+    message.kind === EVENT_KIND && typeof message.threadId === 'string' && typeof message.seq === 'number'
+  );
+}
+
+export class NotifyThreadEventRelay implements ThreadEventRelay {
+  private readonly sent = new Map<string, number>();
+  /** `${sender}\u0000${threadId}` → the last sequence number received. */
+  private readonly received = new Map<string, number>();
+  private readonly listeners: Array<(event: RelayedThreadEvent) => void> = [];
+  private repairs: Promise<void> = Promise.resolve();
+  /** Gaps detected (diagnostics, tests). */
+  gaps = 0;
+
+  constructor(
+    private readonly channel: ClusterChannel,
+    private readonly store: ThreadStore,
+  ) {
+    channel.onMessage((message) => {
+      if (isEventMessage(message)) this.receive(message);
+    });
+  }
+
+  publish(event: RelayedThreadEvent): void {
+    const seq = (this.sent.get(event.threadId) ?? 0) + 1;
+    this.sent.set(event.threadId, seq);
+    // A failed send was reported by the channel; receivers repair the gap it leaves.
+    this.channel
+      .send({ kind: EVENT_KIND, threadId: event.threadId, seq, name: event.name, params: event.params })
+      .catch(() => undefined);
+  }
+
+  onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private receive(message: EventMessage): void {
+    const key = `${message.from}\u0000${message.threadId}`;
+    const last = this.received.get(key);
+    this.received.set(key, message.seq);
+    const event: RelayedThreadEvent = {
+      threadId: message.threadId,
+      name: message.name,
+      params: message.params,
+    };
+    if (last === undefined || message.seq === last + 1) {
+      // Behind a repair still reading the store, so the thread's order holds.
+      this.repairs = this.repairs.then(() => this.deliver(event)).catch(() => undefined);
+      return;
+    }
+    this.gaps += 1;
+    this.repairs = this.repairs
+      .then(() => this.repair(message.threadId))
+      .catch(() => undefined)
+      .then(() => this.deliver(event))
+      .catch(() => undefined);
+  }
+
+  /** The stored state of every item of the thread's running turn, as item/started or item/completed. */
+  private async repair(threadId: string): Promise<void> {
+    const snapshot = await this.store.readThread(threadId);
+    const running = snapshot?.turns.find((turn) => turn.status === 'running');
+    if (snapshot === null || running === undefined) return;
+    for (const version of snapshot.items.versions) {
+      const item: AppItem = version.item;
+      if (item.turnId !== running.turnId) continue;
+      this.deliver({
+        threadId,
+        name: item.status === 'inProgress' ? 'item/started' : 'item/completed',
+        params: item,
+      });
+    }
+  }
+
+  private deliver(event: RelayedThreadEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

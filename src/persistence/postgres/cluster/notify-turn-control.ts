@@ -1,0 +1,66 @@
+/**
+ * TurnControlForwarder over the cluster channel (postgres.md §2): a forwarded request goes to
+ * every instance; only the one running the thread's turn answers, addressed to the sender by
+ * request id. No answer within 5 s → `turn owner instance did not answer`.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  FORWARD_TIMEOUT_MS,
+  OWNER_DID_NOT_ANSWER,
+  type ForwardedAnswer,
+  type ForwardedControlAnswerer,
+  type ForwardedControlMethod,
+  type TurnControlForwarder,
+} from '../../../core/turns/turn-control-forwarding';
+import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+
+const REQUEST_KIND = 'controlRequest';
+const ANSWER_KIND = 'controlAnswer';
+
+export class NotifyTurnControl implements TurnControlForwarder {
+  private readonly pending = new Map<string, (answer: ForwardedAnswer) => void>();
+  private answerer: ForwardedControlAnswerer | undefined;
+
+  constructor(
+    private readonly channel: ClusterChannel,
+    private readonly timeoutMs = FORWARD_TIMEOUT_MS,
+  ) {
+    channel.onMessage((message) => this.receive(message));
+  }
+
+  forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer> {
+    const requestId = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        resolve({ error: { kind: 'InternalError', message: OWNER_DID_NOT_ANSWER } });
+      }, this.timeoutMs);
+      this.pending.set(requestId, (answer) => {
+        clearTimeout(timer);
+        this.pending.delete(requestId);
+        resolve(answer);
+      });
+      this.channel.send({ kind: REQUEST_KIND, requestId, method, params }).catch(() => undefined);
+    });
+  }
+
+  answerWith(answerer: ForwardedControlAnswerer): void {
+    this.answerer = answerer;
+  }
+
+  private receive(message: ClusterMessage): void {
+    if (message.kind === ANSWER_KIND && message.to === this.channel.instanceId) {
+      this.pending.get(String(message.requestId))?.(message.answer as ForwardedAnswer);
+      return;
+    }
+    if (message.kind !== REQUEST_KIND || this.answerer === undefined) return;
+    const answer = this.answerer(
+      message.method as ForwardedControlMethod,
+      message.params as Record<string, unknown>,
+    );
+    if (answer === undefined) return;
+    void this.channel
+      .send({ kind: ANSWER_KIND, to: message.from, requestId: message.requestId, answer })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Several server processes on one PostgreSQL database (postgres.md §2, §3), each with its own
+ * stdio client: the one-active-turn rule is the database's, not a process's, and an instance
+ * started later finds everything the others stored; a subscriber on one instance sees a turn
+ * running on another live, and survivors end the turns of an instance killed mid-turn.
+ */
+import {
+  E2eSandbox,
+  isTurnCompleted,
+  paramsOf,
+  type AppServerSession,
+  type JsonMessage,
+  type RpcErrorBody,
+} from '../helpers/app-server-session';
+import { textReply } from '../helpers/fake-openai-server';
+import { finishReply, gate, hangingTextReply } from '../helpers/model-replies';
+
+jest.setTimeout(90_000);
+
+let sandbox: E2eSandbox;
+
+beforeEach(async () => {
+  sandbox = await E2eSandbox.create('vv-pg-instances-', { storeDriver: 'postgres' });
+});
+
+afterEach(async () => {
+  await sandbox.dispose();
+});
+
+async function instance(): Promise<AppServerSession> {
+  const session = sandbox.spawn({ store: 'shared' });
+  await session.initialize();
+  return session;
+}
+
+describe('several instances on one database (postgres.md §2)', () => {
+  it('20 concurrent turn/start on one thread from three instances: exactly one succeeds', async () => {
+    // The winner's turn keeps streaming, so the thread stays busy for the whole race.
+    sandbox.model.setFallback(hangingTextReply(['still ', 'thinking']));
+    const instances = [await instance(), await instance(), await instance()];
+    const { threadId } = await instances[0].startThread();
+    const input = [{ type: 'text', text: 'race' }];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        instances[index % 3].request('turn/start', { threadId, input }, 30_000),
+      ),
+    );
+    const won = answers.filter((answer) => 'result' in answer);
+    const refused = answers
+      .map((answer) => answer.error as RpcErrorBody | undefined)
+      .filter((e) => e !== undefined);
+    expect(won).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    for (const error of refused)
+      expect(error).toEqual({ code: -32602, message: 'Thread already has an active turn' });
+
+    // Every instance reads the one running turn from the database.
+    const { turnId } = won[0].result as { turnId: string };
+    for (const session of instances) {
+      const read = await session.call<{ turns: Array<{ turnId: string; status: string }> }>('thread/read', {
+        threadId,
+      });
+      expect(read.turns).toEqual([expect.objectContaining({ turnId, status: 'running' })]);
+    }
+  });
+
+  it('an instance started later on the same database finds the threads, turns and items of another', async () => {
+    sandbox.model.enqueue(finishReply('stored answer'));
+    const first = await instance();
+    const { threadId } = await first.startThread();
+    await first.call('turn/start', { threadId, input: [{ type: 'text', text: 'remember this' }] });
+    await first.collectUntil(isTurnCompleted(threadId));
+    const before = await first.call('thread/read', { threadId });
+    await first.kill();
+
+    const second = await instance();
+    const after = await second.call<{ thread: { status: string } }>('thread/read', { threadId });
+    expect(after).toEqual(before);
+    expect(after.thread.status).toBe('idle');
+  });
+});
+
+function notificationsOf(messages: JsonMessage[], threadId: string): JsonMessage[] {
+  return messages.filter((m) => 'method' in m && paramsOf(m).threadId === threadId);
+}
+
+describe('live fan-out and instance loss (postgres.md §2)', () => {
+  it('a subscriber on B of a turn running on A receives exactly what a subscriber on A receives, in order', async () => {
+    // An agentMessage over 7,000 bytes: its item/completed travels by reference.
+    const long = 'x'.repeat(9_000);
+    sandbox.model.enqueue(textReply(['Hel', 'lo ', 'from ', 'A. ', long]));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'stream it' }] });
+    const onA = notificationsOf(await a.collectUntil(isTurnCompleted(threadId)), threadId);
+    const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+    expect(onA.map((m) => m.method)).toEqual(
+      expect.arrayContaining([
+        'thread/status/changed',
+        'turn/started',
+        'item/agentMessage/delta',
+        'turn/completed',
+      ]),
+    );
+    expect(onB).toEqual(onA);
+    const completed = onB.filter((m) => m.method === 'item/completed').map((m) => paramsOf(m));
+    expect(completed.some((item) => (item.payload as { text?: string }).text?.endsWith(long))).toBe(true);
+  });
+
+  it('kill -9 of the owning instance mid-turn: survivors end the turn "server instance lost" within 20 s', async () => {
+    sandbox.model.setFallback(hangingTextReply(['working ', 'on it']));
+    const a = await instance();
+    const b = await instance();
+    const c = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    await c.call('thread/resume', { threadId });
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'hang' }],
+    });
+    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    await a.kill();
+    const killedAt = Date.now();
+
+    for (const survivor of [b, c]) {
+      const traffic = notificationsOf(
+        await survivor.collectUntil(isTurnCompleted(threadId), 25_000),
+        threadId,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      expect(traffic.slice(-2).map((m) => m.method)).toEqual(['thread/status/changed', 'turn/completed']);
+      expect(paramsOf(traffic[traffic.length - 2])).toEqual({ threadId, status: 'idle' });
+      expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
+        threadId,
+        turnId,
+        status: 'interrupted',
+        error: 'server instance lost',
+      });
+    }
+    const read = await b.call<{ thread: { status: string }; turns: Array<Record<string, unknown>> }>(
+      'thread/read',
+      {
+        threadId,
+      },
+    );
+    expect(read.thread.status).toBe('idle');
+    expect(read.turns).toEqual([
+      expect.objectContaining({ turnId, status: 'interrupted', result: { error: 'server instance lost' } }),
+    ]);
+    // The thread takes a new turn again, on a survivor.
+    sandbox.model.setFallback(finishReply('back'));
+    await expect(
+      b.call('turn/start', { threadId, input: [{ type: 'text', text: 'again' }] }),
+    ).resolves.toMatchObject({
+      status: 'running',
+    });
+  });
+});
+
+describe('control across instances (postgres.md §2)', () => {
+  it("turn/steer and turn/interrupt sent to B reach the turn running on A, answered with A's answer", async () => {
+    // Call 1 waits at a gate; the steering queued meanwhile skips its finish and reaches call 2,
+    // which keeps streaming until the interrupt.
+    const release = gate();
+    sandbox.model.enqueue(
+      finishReply('first attempt', {
+        content: ['Working on it'],
+        gate: release.promise,
+        callId: 'call_first',
+      }),
+    );
+    sandbox.model.setFallback(hangingTextReply(['waiting ', 'forever']));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'work' }],
+    });
+    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+
+    expect(await b.call('turn/steer', { threadId, input: [{ type: 'text', text: 'also check B' }] })).toEqual(
+      {
+        threadId,
+        turnId,
+        queued: true,
+      },
+    );
+    expect(await b.failure('turn/steer', { threadId, expectedTurnId: 'turn_other', input: [] })).toEqual({
+      code: -32031,
+      message: 'Turn id mismatch',
+    });
+    release.open();
+    const steered = await a.collectUntil(
+      (m) => m.method === 'item/completed' && (paramsOf(m).payload as { steered?: boolean }).steered === true,
+    );
+    expect(paramsOf(steered[steered.length - 1]).payload).toMatchObject({
+      text: 'also check B',
+      steered: true,
+    });
+
+    await sandbox.model.waitForRequests(2);
+    expect(await b.call('turn/interrupt', { threadId, reason: 'stop from B' })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+    });
+    const onA = await a.collectUntil(isTurnCompleted(threadId));
+    expect(paramsOf(onA[onA.length - 1])).toMatchObject({
+      turnId,
+      status: 'interrupted',
+      completionReason: 'cancelled',
+      error: 'stop from B',
+    });
+    await b.collectUntil(isTurnCompleted(threadId));
+    // Nothing runs any more: B answers from the store at once.
+    expect(await b.failure('turn/steer', { threadId, input: [] })).toEqual({
+      code: -32030,
+      message: 'Active turn not found',
+    });
+  });
+
+  it('a forwarded request to an owner that is dead but not yet declared lost gets -32603 after 5 s', async () => {
+    sandbox.model.setFallback(hangingTextReply(['hanging']));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'hang' }] });
+    await sandbox.model.waitForRequests(1);
+    await a.kill();
+    const sent = Date.now();
+    expect(await b.failure('turn/interrupt', { threadId })).toEqual({
+      code: -32603,
+      message: 'turn owner instance did not answer',
+    });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(4_900);
+  });
+});
