@@ -34,7 +34,7 @@ export function serveSocket(core: AppServerCore, socket: TextSocket): void {
   socket.onMessage((text) => core.receiveLine(connection, text));
   socket.onClose(() => {
     clearInterval(pollDrain);
-    // Unsubscribes it everywhere; its pending approvals resolve as `timeout` / "client disconnected".
+    // Unsubscribes it everywhere; its pending approvals stay pending for the next connection that resumes.
     core.disconnect(connection);
   });
 }

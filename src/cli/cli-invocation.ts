@@ -1,10 +1,23 @@
 /** What the command line asked for, after parsing (protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
+
+/** websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
+export interface WebSocketListenOptions {
+  address: WebSocketListenAddress;
+  /** `--ws-token-file`; null with `--ws-no-auth`. */
+  tokenFile: string | null;
+  noAuth: boolean;
+  /** `--ws-allow-origin`, in command-line order. */
+  allowedOrigins: string[];
+}
 
 export interface ListenOptions {
   /** `native-messaging`: length-prefixed frames for a browser extension (native-messaging.md §1). */
-  listen: 'stdio' | 'native-messaging';
+  listen: 'stdio' | 'native-messaging' | 'ws';
+  /** Present exactly when `listen` is `ws`. */
+  websocket?: WebSocketListenOptions;
   settings: string;
   backend: string;
   model: string;

@@ -1,7 +1,8 @@
-/** The help text of protocol.md §12.7, grown with v1.1's native messaging (native-messaging.md). */
+/** The help text of protocol.md §12.7, grown with v1.1's WebSocket, native messaging and ACP. */
 export const HELP_TEXT = `Usage:
   vv-agent app-server --listen stdio --settings <path> --backend <key> --model <key> [options]
   vv-agent app-server --listen native-messaging --settings <path> --backend <key> --model <key> [options]
+  vv-agent app-server --listen ws://HOST:PORT --ws-token-file <path> --settings <path> --backend <key> --model <key> [options]
   vv-agent app-server schema --out <dir>
   vv-agent app-server generate-ts --out <dir>
   vv-agent debug app-server send-message <message...>
@@ -11,7 +12,7 @@ export const HELP_TEXT = `Usage:
   vv-agent acp --settings <path> --backend <key> --model <key> [options]
 
 App Server options:
-  --listen <transport>             Transport: stdio (JSONL) or native-messaging (browser frames) (required)
+  --listen <transport>             stdio (JSONL), native-messaging (browser frames) or ws://HOST:PORT (required)
   --settings <path>                LLM settings file, VERSION "2" JSON (required)
   --backend <key>                  Backend key in the settings file (required)
   --model <key>                    Model key of that backend (required)
@@ -24,6 +25,9 @@ App Server options:
   --mcp-config <path>              MCP servers file in the common "mcpServers" JSON shape
   --native-caller <origin|id>      native-messaging: the caller the browser named (set by the launcher)
   --native-allowed-callers <list>  native-messaging: comma-separated callers served (set by the launcher)
+  --ws-token-file <path>           WebSocket: file holding the client token (16-512 chars)
+  --ws-no-auth                     WebSocket: no token (loopback HOST only)
+  --ws-allow-origin <origin>       WebSocket: allowed Origin header value (repeatable)
   -h, --help                       Show this help
 
 native-host options (install writes a launcher and a host manifest for the current user):

@@ -1,6 +1,11 @@
 /** Pure parser of the `app-server` listen options (protocol.md §12.2). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
-import type { ListenOptions } from './cli-invocation';
+import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
+import {
+  isLoopbackAddress,
+  parseWebSocketListenAddress,
+  type WebSocketListenAddress,
+} from '../transports/websocket/listen-address';
 
 const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ['on-request', 'untrusted', 'never'];
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -18,16 +23,25 @@ type Flag =
   | '--max-message-bytes'
   | '--mcp-config'
   | '--native-caller'
-  | '--native-allowed-callers';
+  | '--native-allowed-callers'
+  | '--ws-token-file';
+
+/** Flags without a value (websocket.md §1). */
+const SWITCHES = new Set(['--ws-no-auth']);
+/** Flags that may be given more than once; their values are collected in order. */
+const REPEATABLE = new Set(['--ws-allow-origin']);
 
 type Values = Partial<Record<Flag, string | number>>;
+
+export const INVALID_LISTEN = 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT';
 
 /** Each flag's value rule: returns the parsed value or an error message. */
 const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { error: string }> = {
   '--listen': (raw) =>
-    raw === 'stdio' || raw === 'native-messaging'
+    raw === 'stdio' || raw === 'native-messaging' || parseWebSocketListenAddress(raw) !== null
       ? { value: raw }
-      : { error: 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT' },
+      : { error: INVALID_LISTEN },
+  '--ws-token-file': (raw) => ({ value: raw }),
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
@@ -77,13 +91,22 @@ function isFlag(name: string): name is Flag {
 /** Parses arguments left to right; the first error wins. */
 export function parseListenOptions(args: readonly string[]): { options: ListenOptions } | { error: string } {
   const values: Values = {};
+  const switches = new Set<string>();
+  const origins: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (!arg.startsWith('--')) return { error: `unknown app-server argument: ${arg}` };
     const eq = arg.indexOf('=');
     const name = eq >= 0 ? arg.slice(0, eq) : arg;
-    if (!isFlag(name)) return { error: `unknown app-server argument: ${name}` };
-    if (values[name] !== undefined) return { error: `duplicate app-server argument: ${name}` };
+    if (SWITCHES.has(name)) {
+      if (eq >= 0) return { error: `${name} takes no value` };
+      if (switches.has(name)) return { error: `duplicate app-server argument: ${name}` };
+      switches.add(name);
+      continue;
+    }
+    if (!isFlag(name) && !REPEATABLE.has(name)) return { error: `unknown app-server argument: ${name}` };
+    if (isFlag(name) && values[name] !== undefined)
+      return { error: `duplicate app-server argument: ${name}` };
     let raw: string | undefined;
     if (eq >= 0) {
       raw = arg.slice(eq + 1);
@@ -93,19 +116,39 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       if (raw !== undefined) i++;
     }
     if (raw === undefined || raw.trim() === '') return { error: `${name} requires a value` };
+    if (!isFlag(name)) {
+      origins.push(raw);
+      continue;
+    }
     const parsed = VALUE_RULES[name](raw);
     if ('error' in parsed) return parsed;
     values[name] = parsed.value;
   }
   const missing = REQUIRED_FLAGS.filter((flag) => values[flag] === undefined);
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
-  const listen = values['--listen'] as ListenOptions['listen'];
+  const listen = String(values['--listen']);
+  const address = parseWebSocketListenAddress(listen);
+  const wsGiven = values['--ws-token-file'] !== undefined || switches.size > 0 || origins.length > 0;
   const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
+  let websocket: WebSocketListenOptions | undefined;
+  if (address === null) {
+    if (wsGiven) return { error: '--ws-* options require --listen ws://HOST:PORT' };
+  } else {
+    const checked = webSocketOptions(
+      address,
+      values['--ws-token-file'],
+      switches.has('--ws-no-auth'),
+      origins,
+    );
+    if ('error' in checked) return checked;
+    websocket = checked;
+  }
   return {
     options: {
-      listen,
+      listen: address !== null ? 'ws' : (listen as 'stdio' | 'native-messaging'),
+      ...(websocket !== undefined ? { websocket } : {}),
       settings: String(values['--settings']),
       backend: String(values['--backend']),
       model: String(values['--model']),
@@ -118,4 +161,18 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       ...nativeMessagingOptions(values),
     },
   };
+}
+
+/** websocket.md §1: authentication is required unless `--ws-no-auth` on a loopback address. */
+function webSocketOptions(
+  address: WebSocketListenAddress,
+  tokenFile: string | number | undefined,
+  noAuth: boolean,
+  allowedOrigins: string[],
+): WebSocketListenOptions | { error: string } {
+  if (noAuth && !isLoopbackAddress(address))
+    return { error: '--ws-no-auth is only allowed on a loopback address' };
+  if (tokenFile === undefined && !noAuth)
+    return { error: '--listen ws:// requires --ws-token-file (or --ws-no-auth on a loopback address)' };
+  return { address, tokenFile: tokenFile === undefined ? null : String(tokenFile), noAuth, allowedOrigins };
 }

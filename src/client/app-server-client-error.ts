@@ -20,4 +20,6 @@ export const CLIENT_MESSAGES = {
   decodeFailure: (method: string, detail: string): string =>
     `failed decoding App Server ${method} response: ${detail}`,
   invalidOutput: (line: string): string => `invalid App Server output: ${line.slice(0, 200)}`,
+  connectFailure: (url: string, cause: string): string =>
+    `failed to connect to App Server at ${url}: ${cause}`,
 } as const;

@@ -14,6 +14,7 @@ import {
   type SpawnTransportOptions,
   type TransportListener,
 } from './client-transport';
+import { openWebSocket, type WebSocketConnectOptions } from './websocket-transport';
 import type {
   ApprovalRequestParams,
   ApprovalResolveParams,
@@ -65,6 +66,11 @@ export interface SpawnClientOptions extends SpawnTransportOptions {
 }
 
 export interface InProcessClientOptions {
+  requestTimeoutMs?: number;
+}
+
+/** `AppServerClient.connect` options (websocket.md §7). */
+export interface WebSocketClientOptions extends WebSocketConnectOptions {
   requestTimeoutMs?: number;
 }
 
@@ -127,6 +133,22 @@ export class AppServerClient {
   static spawn(opts: SpawnClientOptions): AppServerClient {
     const { requestTimeoutMs, ...transportOptions } = opts;
     return new AppServerClient((listener) => spawnTransport(transportOptions, listener), requestTimeoutMs);
+  }
+
+  /**
+   * A client of a WebSocket server (`--listen ws://HOST:PORT`, websocket.md §7), in Node and in
+   * browsers. Resolves once the socket is open; rejects with `failed to connect to App Server at
+   * <url>: <cause>` (a wrong token and a missing one look the same: the upgrade is refused).
+   */
+  static async connect(url: string, opts: WebSocketClientOptions = {}): Promise<AppServerClient> {
+    const { requestTimeoutMs, ...socketOptions } = opts;
+    let socket;
+    try {
+      socket = await openWebSocket(url, socketOptions);
+    } catch (error) {
+      throw new AppServerClientError(CLIENT_MESSAGES.connectFailure(url, (error as Error).message));
+    }
+    return new AppServerClient((listener) => socket.transport(listener), requestTimeoutMs);
   }
 
   /** A client with its own in-process connection to `server`. */

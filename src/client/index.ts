@@ -8,6 +8,7 @@ export {
   type InProcessClientOptions,
   type InProcessServerHandle,
   type SpawnClientOptions,
+  type WebSocketClientOptions,
 } from './app-server-client';
 export { AgentMessageTexts } from './agent-message-texts';
 export { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';

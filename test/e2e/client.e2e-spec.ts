@@ -296,7 +296,7 @@ describe('in-process', () => {
     expect((await rejection(pending)).message).toBe('App Server client is closed');
   });
 
-  it('close() disconnects: the owner’s pending approval resolves as timeout / client disconnected', async () => {
+  it('close() disconnects: the owner’s pending approval stays pending and moves to the client that resumes (websocket.md §6)', async () => {
     const server = await startServer([
       { tool_calls: [{ id: 'call_1', name: 'bash', arguments: { command: 'echo no' } }] },
       finish('done'),
@@ -308,12 +308,18 @@ describe('in-process', () => {
     const { threadId } = await owner.startThread();
     await observer.resumeThread({ threadId });
     await owner.startTurn({ threadId, input: [{ type: 'text', text: 'go' }] });
-    await owner.waitFor((m) => m.method === 'approval/request', { timeoutMs: 10_000 });
+    const request = await owner.waitFor((m) => m.method === 'approval/request', { timeoutMs: 10_000 });
     expect(await owner.close()).toBe(true);
+    await observer.resumeThread({ threadId });
+    const reasked = await observer.waitFor((m) => m.method === 'approval/request', { timeoutMs: 10_000 });
+    expect(reasked).toEqual(request);
+    const requestId = reasked.method === 'approval/request' ? reasked.params.requestId : '';
+    observer.answerApproval(requestId, { decision: 'deny', reason: 'no' });
     const resolved = await observer.waitFor((m) => m.method === 'approval/resolved', { timeoutMs: 10_000 });
     expect(resolved.method === 'approval/resolved' && resolved.params).toMatchObject({
-      decision: 'timeout',
-      reason: 'client disconnected',
+      requestId,
+      decision: 'deny',
+      reason: 'no',
     });
   });
 

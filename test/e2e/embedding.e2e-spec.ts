@@ -219,7 +219,7 @@ describe('startInProcessAppServer without a runner', () => {
 });
 
 describe('startInProcessAppServer with a working host', () => {
-  it('sends approval/request to the owner only; the owner disconnecting resolves it for observers and the turn completes', async () => {
+  it('sends approval/request to the owner only; after the owner disconnects it stays pending until its timeout (websocket.md §6) and the turn completes', async () => {
     const workspace = join(root, 'ws');
     mkdirSync(workspace);
     const { runner, agentFor } = httpRunner();
@@ -236,6 +236,8 @@ describe('startInProcessAppServer with a working host', () => {
       runner,
       host,
       store: { path: join(root, 'embedded.sqlite') },
+      // An owner that goes away leaves its approval pending: the timer is what resolves it here.
+      approvalTimeoutMs: 1_000,
     });
     cleanups.push(() => server.close());
 
@@ -275,7 +277,7 @@ describe('startInProcessAppServer with a working host', () => {
     const rest = await observer.collectUntil((m) => m.method === 'turn/completed');
     const resolved = [...observer.received].filter((m) => m.method === 'approval/resolved');
     expect(resolved.map(params)).toEqual([
-      { threadId, turnId, requestId: request.id, decision: 'timeout', reason: 'client disconnected' },
+      { threadId, turnId, requestId: request.id, decision: 'timeout', reason: 'approval request timed out' },
     ]);
     const refused = rest.find(
       (m) =>
@@ -315,7 +317,8 @@ describe('startInProcessAppServer with a working host', () => {
     // Cycle 2 ran after the refusal: the turn continued (§9.5).
     expect(model.requests).toHaveLength(2);
 
-    // An owner that is gone before its turn asks: no server request, resolved at once (§9.2 step 2).
+    // An owner that is gone before its turn asks: the server request is held, never sent to
+    // observers, and the timer still resolves it (websocket.md §6.4).
     const hold = gate();
     model.enqueue(
       bashReply('touch orphan.txt', { callId: 'call_orphan', gate: hold.promise }),
@@ -338,7 +341,7 @@ describe('startInProcessAppServer with a working host', () => {
         turnId: orphan.turnId,
         requestId: expect.stringMatching(/^approval_[0-9a-f]{32}$/),
         decision: 'timeout',
-        reason: 'client disconnected',
+        reason: 'approval request timed out',
       },
     ]);
     expect(params(orphanTraffic[orphanTraffic.length - 1])).toMatchObject({

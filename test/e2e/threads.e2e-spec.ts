@@ -14,6 +14,8 @@ import {
   isTurnCompleted,
   lastItemStates,
   paramsOf,
+  stdioOnlyIt,
+  currentTransport,
   type AppServerSession,
   type SpawnOptions,
 } from '../helpers/app-server-session';
@@ -25,7 +27,7 @@ import { STORE_DRIVERS } from '../support/store-drivers';
 jest.setTimeout(45_000);
 
 // postgres.md §1: the thread and persistence behaviour holds on both store drivers.
-describe.each(STORE_DRIVERS)('threads over stdio [%s store]', (storeDriver) => {
+describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (storeDriver) => {
   let sandbox: E2eSandbox;
 
   beforeEach(async () => {
@@ -458,35 +460,41 @@ describe.each(STORE_DRIVERS)('threads over stdio [%s store]', (storeDriver) => {
   });
 
   describe('CLI startup (§12.3)', () => {
-    it('exits 2 with the loader message for an invalid scripted model file, before reading stdin', async () => {
-      const scriptPath = join(sandbox.root, 'broken-script.json');
-      writeFileSync(scriptPath, '{"steps": not json');
-      const session = sandbox.spawn({ env: { VV_AGENT_SCRIPTED_MODEL_FILE: scriptPath } });
-      expect(await session.close()).toEqual({ code: 2, signal: null });
-      expect(session.child.received).toEqual([]);
-      expect(session.child.invalidLines).toEqual([]);
-      expect(session.child.stderr).toMatch(
-        new RegExp(`^invalid scripted model file ${escapeRegExp(scriptPath)}: .+`),
-      );
-    });
+    stdioOnlyIt(
+      'exits 2 with the loader message for an invalid scripted model file, before reading stdin',
+      async () => {
+        const scriptPath = join(sandbox.root, 'broken-script.json');
+        writeFileSync(scriptPath, '{"steps": not json');
+        const session = sandbox.spawn({ env: { VV_AGENT_SCRIPTED_MODEL_FILE: scriptPath } });
+        expect(await session.close()).toEqual({ code: 2, signal: null });
+        expect(session.child.received).toEqual([]);
+        expect(session.child.invalidLines).toEqual([]);
+        expect(session.child.stderr).toMatch(
+          new RegExp(`^invalid scripted model file ${escapeRegExp(scriptPath)}: .+`),
+        );
+      },
+    );
 
-    it('exits 1 with "failed to open App Server store: <cause>" when the store cannot be opened', async () => {
-      // PostgreSQL: nothing listens on the port; the password must not appear anywhere (postgres.md §1).
-      const session =
-        storeDriver === 'sqlite'
-          ? sandbox.spawn({ store: join('settings.json', 'store.sqlite') })
-          : sandbox.spawn({ storeArg: `postgres://vv:Sup3r%2Fsecret@127.0.0.1:${await freePort()}/vv` });
-      const started = Date.now();
-      expect(await session.close()).toEqual({ code: 1, signal: null });
-      expect(Date.now() - started).toBeLessThan(30_000);
-      expect(session.child.received).toEqual([]);
-      expect(session.child.stderr).toMatch(
-        storeDriver === 'sqlite'
-          ? /failed to open App Server store: .+/
-          : /failed to open App Server store: connect ECONNREFUSED 127\.0\.0\.1:\d+\n/,
-      );
-      expect(session.child.stderr).not.toMatch(/Sup3r/);
-    });
+    stdioOnlyIt(
+      'exits 1 with "failed to open App Server store: <cause>" when the store cannot be opened',
+      async () => {
+        // PostgreSQL: nothing listens on the port; the password must not appear anywhere (postgres.md §1).
+        const session =
+          storeDriver === 'sqlite'
+            ? sandbox.spawn({ store: join('settings.json', 'store.sqlite') })
+            : sandbox.spawn({ storeArg: `postgres://vv:Sup3r%2Fsecret@127.0.0.1:${await freePort()}/vv` });
+        const started = Date.now();
+        expect(await session.close()).toEqual({ code: 1, signal: null });
+        expect(Date.now() - started).toBeLessThan(30_000);
+        expect(session.child.received).toEqual([]);
+        expect(session.child.stderr).toMatch(
+          storeDriver === 'sqlite'
+            ? /failed to open App Server store: .+/
+            : /failed to open App Server store: connect ECONNREFUSED 127\.0\.0\.1:\d+\n/,
+        );
+        expect(session.child.stderr).not.toMatch(/Sup3r/);
+      },
+    );
 
     it('keeps threads across restarts of the same store file', async () => {
       const first = await ready({ store: 'persist.sqlite' });

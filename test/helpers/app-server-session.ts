@@ -54,6 +54,28 @@ export class RpcFailure extends Error {
   }
 }
 
+/**
+ * Which transport `E2eSandbox.spawn` speaks: stdio (default), or one WebSocket to a server on
+ * `ws://127.0.0.1:0` (`--ws-no-auth`) — the protocol suites run over both (websocket.md §8).
+ */
+export type E2eTransport = 'stdio' | 'ws';
+let e2eTransport: E2eTransport = 'stdio';
+
+/** Selects the transport of every later `spawn` in this test file. */
+export function useTransport(transport: E2eTransport): void {
+  e2eTransport = transport;
+}
+
+export function currentTransport(): E2eTransport {
+  return e2eTransport;
+}
+
+/** `it` for tests about stdio itself (byte framing, stdin EOF, stdout purity): skipped over ws. */
+export const stdioOnlyIt: jest.It = new Proxy(it, {
+  apply: (target, self, args: Parameters<jest.It>) =>
+    (e2eTransport === 'stdio' ? target : it.skip).apply(self, args),
+});
+
 export interface SpawnOptions {
   /** Extra CLI arguments after the required ones (e.g. `['--approval-timeout-seconds', '1']`). */
   args?: string[];
@@ -122,12 +144,15 @@ export class E2eSandbox {
   }
 
   /** `node dist/main.js app-server --listen stdio …` against this sandbox's settings and model. */
-  serverCommand(options: SpawnOptions = {}): { args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
+  serverCommand(
+    options: SpawnOptions = {},
+    listen: string[] = ['stdio'],
+  ): { args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
     const args = [
       DIST_MAIN,
       'app-server',
       '--listen',
-      'stdio',
+      ...listen,
       '--settings',
       this.settingsPath,
       '--backend',
@@ -142,8 +167,10 @@ export class E2eSandbox {
   }
 
   spawn(options: SpawnOptions = {}): AppServerSession {
-    const { args, cwd, env } = this.serverCommand(options);
-    const child = JsonlChild.spawnNode(args, { cwd, env });
+    const ws = e2eTransport === 'ws';
+    const listen = ws ? ['ws://127.0.0.1:0', '--ws-no-auth'] : ['stdio'];
+    const { args, cwd, env } = this.serverCommand(options, listen);
+    const child = JsonlChild.spawnNode(args, { cwd, env, ...(ws ? { websocket: {} } : {}) });
     const session = new AppServerSession(child);
     this.sessions.push(session);
     return session;

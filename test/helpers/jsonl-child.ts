@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
+import WebSocket from 'ws';
 
 export type JsonMessage = Record<string, unknown>;
 
@@ -14,7 +15,16 @@ export interface JsonlChildOptions {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Speak to the child over one WebSocket instead of stdin/stdout: the child was started with
+   * `--listen ws://…`; the socket opens once the readiness line names the port. `closeStdin` then
+   * means "shut the server down" (SIGTERM), the WebSocket counterpart of stdin EOF.
+   */
+  websocket?: { token?: string };
 }
+
+/** websocket.md §1: the stderr readiness line. */
+export const READINESS_LINE = /vv-agent app-server listening on (ws:\/\/\S+)/;
 
 export const DIST_MAIN = resolve(__dirname, '../../dist/main.js');
 
@@ -46,8 +56,12 @@ export class JsonlChild implements MessageChild {
   private stdoutRest = '';
   private stderrText = '';
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private socket: WebSocket | null = null;
+  private socketOpen: Promise<void> | null = null;
+  /** Close code of the WebSocket once it closed (ws mode). */
+  closeCode: number | null = null;
 
-  constructor(options: JsonlChildOptions) {
+  constructor(private readonly options: JsonlChildOptions) {
     this.process = spawn(process.execPath, options.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -56,7 +70,13 @@ export class JsonlChild implements MessageChild {
     this.process.stdout.setEncoding('utf8');
     this.process.stdout.on('data', (chunk: string) => this.onStdout(chunk));
     this.process.stderr.setEncoding('utf8');
-    this.process.stderr.on('data', (chunk: string) => (this.stderrText += chunk));
+    this.process.stderr.on('data', (chunk: string) => {
+      this.stderrText += chunk;
+      if (options.websocket !== undefined && this.socket === null) {
+        const url = READINESS_LINE.exec(this.stderrText)?.[1];
+        if (url !== undefined) this.openSocket(url, options.websocket.token);
+      }
+    });
     // Writes after the child exited fail with EPIPE; tests observe that through exit codes instead.
     this.process.stdin.on('error', () => undefined);
     this.exited = new Promise((resolveExit) => {
@@ -80,14 +100,77 @@ export class JsonlChild implements MessageChild {
     this.sendLine(JSON.stringify(message));
   }
 
-  /** Sends a line as is, adding the `\n` terminator. */
+  /** Sends a line as is, adding the `\n` terminator (ws mode: one text frame without it). */
   sendLine(line: string): void {
-    this.process.stdin.write(`${line}\n`);
+    if (this.isWebSocket) this.sendFrame(line);
+    else this.process.stdin.write(`${line}\n`);
   }
 
-  /** Sends raw bytes (no terminator added). */
+  /** Sends raw bytes (no terminator added; ws mode: one text frame). */
   sendRaw(bytes: Buffer | string): void {
-    this.process.stdin.write(bytes);
+    if (this.isWebSocket) this.sendFrame(bytes);
+    else this.process.stdin.write(bytes);
+  }
+
+  get isWebSocket(): boolean {
+    return this.socketOpen !== null || this.wantsSocket;
+  }
+
+  private get wantsSocket(): boolean {
+    return this.websocketOptions !== undefined;
+  }
+
+  private get websocketOptions(): { token?: string } | undefined {
+    return this.options.websocket;
+  }
+
+  /** Frames are sent in order once the socket is open. */
+  private sendFrame(data: Buffer | string): void {
+    const frame = (): void => {
+      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(data, { binary: false });
+    };
+    if (this.socketOpen === null) {
+      this.pendingFrames.push(frame);
+      return;
+    }
+    this.outbound = this.outbound.then(() => this.socketOpen).then(frame, () => undefined);
+  }
+
+  private pendingFrames: Array<() => void> = [];
+  private outbound: Promise<unknown> = Promise.resolve();
+
+  private openSocket(url: string, token: string | undefined): void {
+    const protocols = token === undefined ? [] : ['vv-agent-app-server.v1', `vv-agent-token.${token}`];
+    const socket = new WebSocket(url, protocols);
+    this.socket = socket;
+    this.socketOpen = new Promise<void>((opened, failed) => {
+      socket.once('open', () => opened());
+      socket.once('error', failed);
+    });
+    this.socketOpen.catch(() => undefined);
+    for (const frame of this.pendingFrames.splice(0))
+      this.outbound = this.outbound.then(() => this.socketOpen).then(frame, () => undefined);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.invalidLines.push(`binary frame of ${String((data as Buffer).length)} bytes`);
+      else this.onMessageText(data.toString());
+      this.wake();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      this.wake();
+    });
+  }
+
+  /** ws mode: one frame is one message (no line splitting). */
+  private onMessageText(text: string): void {
+    try {
+      const message = JSON.parse(text) as JsonMessage;
+      this.received.push(message);
+      this.unread.push(message);
+    } catch {
+      this.invalidLines.push(text);
+    }
   }
 
   /** Sends a request and waits for the response or error with the same id. */
@@ -112,7 +195,7 @@ export class JsonlChild implements MessageChild {
     for (;;) {
       const index = this.unread.findIndex(predicate);
       if (index !== -1) return this.unread.splice(index, 1)[0];
-      if (this.process.exitCode !== null || this.process.signalCode !== null) {
+      if (this.process.exitCode !== null || this.process.signalCode !== null || this.closeCode !== null) {
         throw new Error(`child exited before the expected message; stderr:\n${this.stderrText}`);
       }
       const remaining = deadline - Date.now();
@@ -133,9 +216,15 @@ export class JsonlChild implements MessageChild {
     return this.unread.splice(0);
   }
 
-  /** Closes stdin (EOF). */
+  /** Closes stdin (EOF); ws mode: SIGTERM once everything sent so far is on the socket. */
   closeStdin(): void {
-    this.process.stdin.end();
+    if (!this.isWebSocket) {
+      this.process.stdin.end();
+      return;
+    }
+    void this.outbound.then(() => {
+      if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGTERM');
+    });
   }
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {

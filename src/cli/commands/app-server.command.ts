@@ -5,16 +5,20 @@ import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';
 import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
 import { runNativeMessagingAppServer, runStdioAppServer } from '../../nest/stdio-app-server';
+import { runWebSocketAppServer } from '../../nest/websocket-app-server';
 import { refuseNativeCaller } from '../../transports/native-messaging/native-caller';
+import { readTokenFile, TokenFileError } from '../../transports/websocket/token-file';
+import { WebSocketStartupError } from '../../transports/websocket/websocket.server';
 import { GenerateTsCommand, SchemaCommand } from './schema.command';
 
 /**
- * `vv-agent app-server --listen stdio|native-messaging …`: the production server on stdio
- * (protocol.md §12.3, §12.4), as JSONL or as a browser's native messaging host.
+ * `vv-agent app-server --listen stdio|native-messaging|ws://HOST:PORT …`: the production server on
+ * stdio (protocol.md §12.3, §12.4) as JSONL or as a browser's native messaging host
+ * (native-messaging.md), or on WebSocket (websocket.md §1).
  */
 @Command({
   name: 'app-server',
-  description: 'Run the App Server on stdio (JSONL or native messaging)',
+  description: 'Run the App Server on stdio (JSONL or native messaging) or WebSocket',
   subCommands: [SchemaCommand, GenerateTsCommand],
 })
 export class AppServerCommand extends CommandRunner {
@@ -47,10 +51,30 @@ export class AppServerCommand extends CommandRunner {
       this.outcome.exitCode = 2;
       return;
     }
+    const websocket = listen.websocket;
+    if (websocket !== undefined) {
+      const { tokenFile } = websocket;
+      this.outcome.exitCode = await runWebSocketAppServer(options, {
+        address: websocket.address,
+        allowedOrigins: websocket.allowedOrigins,
+        // Read after the store opened, before binding (websocket.md §1 startup order).
+        loadToken: () => (tokenFile === null ? null : loadToken(tokenFile)),
+      });
+      return;
+    }
     const io = { stdin: process.stdin, stdout: protocolOutput };
     this.outcome.exitCode =
       listen.listen === 'native-messaging'
         ? await runNativeMessagingAppServer(options, io)
         : await runStdioAppServer(options, io);
+  }
+}
+
+function loadToken(path: string): string {
+  try {
+    return readTokenFile(path);
+  } catch (error) {
+    if (error instanceof TokenFileError) throw new WebSocketStartupError(error.message, 2);
+    throw error;
   }
 }

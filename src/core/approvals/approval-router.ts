@@ -2,8 +2,9 @@
  * The approval route (protocol.md §9.2–§9.5), the one owner of the server's approval state: the
  * pending requests, their timers, the `allow_session` grants and the providers that read them. It
  * asks the turn owner (through the ApprovalChannel) and resolves each request exactly once — by
- * the owner's answer, `approval/resolve`, timer expiry, owner disconnect, `turn/interrupt`, shutdown, or the runtime
- * itself. Resolving withdraws the server request, stops the timer, hands the decision to the run
+ * the owner's answer, `approval/resolve`, timer expiry, `turn/interrupt`, shutdown, or the runtime
+ * itself. An owner that goes away does not resolve anything (websocket.md §6): the request is held,
+ * its timer keeps running, and it is asked again of the connection that takes the turn over. Resolving withdraws the server request, stops the timer, hands the decision to the run
  * (`RunHandle.approve`) and broadcasts `approval/resolved` exactly once; the turn forwarder waits
  * for that broadcast before it completes the approval item (§7.5 approval order).
  */
@@ -53,7 +54,7 @@ export type ApprovalAnnouncement = () => Promise<void>;
 interface PendingApproval {
   readonly turn: ApprovalTurn;
   readonly params: ApprovalRequestParams;
-  /** The connection the server request went to; null when none was sent. */
+  /** The connection the server request is pending on; null while held (no owner to ask). */
   sentTo: string | null;
   timer: NodeJS.Timeout | null;
   /** Set by the first resolution; resolves once its `approval/resolved` is enqueued. */
@@ -86,8 +87,9 @@ export class ApprovalRouter {
   }
 
   /**
-   * §9.2 step 2, right after `approval/requested` was broadcast: the server request to the owner
-   * and the timer — or, when the owner is gone or the server is shutting down, an immediate timeout.
+   * §9.2 step 2, right after `approval/requested` was broadcast: the timer and the server request
+   * to the owner — held while the turn has no reachable owner (websocket.md §6.4); during shutdown
+   * an immediate timeout.
    */
   open(turn: ApprovalTurn, params: ApprovalRequestParams): void {
     const entry: PendingApproval = { turn, params, sentTo: null, timer: null, announced: null };
@@ -96,20 +98,40 @@ export class ApprovalRouter {
       this.settle(entry, timeoutDecision(APPROVAL_REASONS.shuttingDown), 'now');
       return;
     }
-    const ownerId = turn.ownerConnectionId;
-    if (!this.channel.canReach(ownerId)) {
-      this.settle(entry, timeoutDecision(APPROVAL_REASONS.clientDisconnected), 'now');
-      return;
-    }
-    entry.sentTo = ownerId;
     entry.timer = setTimeout(
       () => this.settle(entry, timeoutDecision(APPROVAL_REASONS.timedOut), 'now'),
       turn.approvalTimeoutMs,
     );
+    const ownerId = turn.ownerConnectionId;
+    if (this.channel.canReach(ownerId)) this.ask(entry, ownerId);
+  }
+
+  /** True while `connectionId` is open: a turn whose owner is not reachable has no owner for now. */
+  canReach(connectionId: string): boolean {
+    return this.channel.canReach(connectionId);
+  }
+
+  /**
+   * websocket.md §6.2: `ownerId` took the turn over. Every still-pending request of the turn is
+   * asked of it, in the order they were first requested, with the same params and request id —
+   * after what its thread/resume hold keeps (so right after the resume response).
+   */
+  handOver(turnId: string, ownerId: string): void {
+    for (const entry of this.pending.values()) {
+      if (entry.turn.turnId !== turnId || entry.announced !== null || entry.sentTo === ownerId) continue;
+      if (entry.sentTo !== null) this.channel.withdraw(entry.sentTo, entry.params.requestId);
+      this.ask(entry, ownerId);
+    }
+  }
+
+  private ask(entry: PendingApproval, ownerId: string): void {
+    entry.sentTo = ownerId;
     // After `approval/requested` also when the owner is held by its own thread/resume.
-    this.events.inThreadOrder(turn.threadId, ownerId, () => {
-      if (entry.announced !== null) return;
-      void this.channel.ask(ownerId, params).then((outcome) => this.onOwnerOutcome(entry, outcome));
+    this.events.inThreadOrder(entry.turn.threadId, ownerId, () => {
+      if (entry.announced !== null || entry.sentTo !== ownerId) return;
+      void this.channel
+        .ask(ownerId, entry.params)
+        .then((outcome) => this.onOwnerOutcome(entry, ownerId, outcome));
     });
   }
 
@@ -190,7 +212,8 @@ export class ApprovalRouter {
     return this.pending.size;
   }
 
-  private onOwnerOutcome(entry: PendingApproval, outcome: OwnerAnswer): void {
+  private onOwnerOutcome(entry: PendingApproval, askedId: string, outcome: OwnerAnswer): void {
+    if (entry.sentTo !== askedId) return;
     switch (outcome.kind) {
       case 'result': {
         // A misspelt answer ({"decision":"approve"}) denies the call; say so where an operator looks.
@@ -206,7 +229,8 @@ export class ApprovalRouter {
         this.settle(entry, decisionFromAnswer(outcome), 'now');
         return;
       case 'closed':
-        this.settle(entry, timeoutDecision(APPROVAL_REASONS.clientDisconnected), 'now');
+        // The owner went away: held until a new owner resumes the thread or the timer fires (§6.1).
+        entry.sentTo = null;
         return;
       case 'withdrawn':
         return;

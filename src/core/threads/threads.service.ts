@@ -20,6 +20,7 @@ import type {
   ThreadUnsubscription,
 } from '../model/types';
 import { ActiveTurns } from '../turns/active-turns';
+import { TurnOwnership } from '../turns/turn-ownership';
 import type {
   ThreadForkRequest,
   ThreadListRequest,
@@ -51,6 +52,7 @@ export class ThreadsService {
     @Inject(ThreadSubscriptions) private readonly subscriptions: ThreadSubscriptions,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
+    @Inject(TurnOwnership) private readonly ownership: TurnOwnership,
   ) {}
 
   /** Creates the thread and subscribes the requester (§3.3). */
@@ -69,6 +71,8 @@ export class ThreadsService {
   /**
    * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
+   * A subscribing resume also takes over a live turn that has no owner (websocket.md §6.2): its
+   * pending `approval/request`s follow the held notifications, right after the response.
    */
   async resume(params: ThreadResumeRequest, requesterId: string): Promise<ResumeOutcome> {
     const { threadId } = await this.requireThread(params.threadId);
@@ -81,6 +85,7 @@ export class ThreadsService {
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
       const response = await this.snapshot(threadId, window);
+      this.ownership.claimIfUnowned(threadId, requesterId);
       return { response, afterResponse: () => this.events.release(threadId, requesterId) };
     } catch (error) {
       if (newlySubscribed) {

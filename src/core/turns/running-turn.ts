@@ -29,7 +29,11 @@ export class RunningTurn {
   readonly runId: string;
   readonly kind: TurnKind;
   readonly input: Record<string, unknown>[];
-  readonly ownerConnectionId: string;
+  /**
+   * The turn's owner (protocol.md §7.3). It moves only when the owner's connection is gone and
+   * another connection resumes the thread (websocket.md §6); follow-ups inherit the current value.
+   */
+  ownerConnectionId: string;
   readonly handle: RunHandle;
   readonly projector: RunProjector;
   readonly changeCounter: ThreadChangeCounter;

@@ -3,11 +3,13 @@ import { PersistenceModule } from './persistence.module';
 import { ThreadStateModule } from './thread-state.module';
 import { ThreadsHandlers } from '../../protocols/app-server-v1/handlers/threads.handlers';
 import { ThreadsService } from '../../core/threads/threads.service';
+import { TurnOwnership } from '../../core/turns/turn-ownership';
+import { ApprovalsModule } from './approvals.module';
 
 /** `thread/*` (protocol.md §3.3–§3.8). */
 @Module({
-  imports: [PersistenceModule, ThreadStateModule],
-  providers: [ThreadsHandlers, ThreadsService],
+  imports: [PersistenceModule, ThreadStateModule, ApprovalsModule],
+  providers: [ThreadsHandlers, ThreadsService, TurnOwnership],
   exports: [ThreadsService],
 })
 export class ThreadsModule {}

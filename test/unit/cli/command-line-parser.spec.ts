@@ -183,3 +183,88 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
     expect(parsed.kind === 'listen' && parsed.options.maxMessageBytes).toBe(9007199254740991);
   });
 });
+
+describe('parseCommandLine: WebSocket listen options (websocket.md §1)', () => {
+  const REST = ['--settings', 's.json', '--backend', 'b', '--model', 'm'];
+  const ws = (listen: string, ...extra: string[]) => ['app-server', '--listen', listen, ...REST, ...extra];
+  const websocketOf = (argv: string[]) => {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind !== 'listen') throw new Error(JSON.stringify(parsed));
+    return { listen: parsed.options.listen, websocket: parsed.options.websocket };
+  };
+
+  it.each<[string, { host: string; bindHost: string; port: number }]>([
+    ['ws://127.0.0.1:0', { host: '127.0.0.1', bindHost: '127.0.0.1', port: 0 }],
+    ['ws://localhost:8080', { host: 'localhost', bindHost: 'localhost', port: 8080 }],
+    ['ws://[::1]:65535', { host: '[::1]', bindHost: '::1', port: 65535 }],
+    ['ws://0.0.0.0:7000', { host: '0.0.0.0', bindHost: '0.0.0.0', port: 7000 }],
+  ])('%s with a token file', (listen, address) => {
+    expect(websocketOf(ws(listen, '--ws-token-file', 't.txt'))).toEqual({
+      listen: 'ws',
+      websocket: { address, tokenFile: 't.txt', noAuth: false, allowedOrigins: [] },
+    });
+  });
+
+  it('collects --ws-allow-origin in order and takes --ws-no-auth without a value', () => {
+    expect(
+      websocketOf(
+        ws(
+          'ws://127.0.0.2:1',
+          '--ws-allow-origin',
+          'chrome-extension://abc',
+          '--ws-no-auth',
+          '--ws-allow-origin=http://localhost:5173',
+        ),
+      ),
+    ).toEqual({
+      listen: 'ws',
+      websocket: {
+        address: { host: '127.0.0.2', bindHost: '127.0.0.2', port: 1 },
+        tokenFile: null,
+        noAuth: true,
+        allowedOrigins: ['chrome-extension://abc', 'http://localhost:5173'],
+      },
+    });
+  });
+
+  it('stdio has no websocket options; native-messaging is a valid --listen value', () => {
+    expect(websocketOf(BASE)).toEqual({ listen: 'stdio', websocket: undefined });
+    expect(websocketOf(ws('native-messaging'))).toEqual({ listen: 'native-messaging', websocket: undefined });
+  });
+
+  const INVALID = 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT';
+  it.each<[string[], string]>([
+    [ws('ws://127.0.0.1'), INVALID],
+    [ws('ws://127.0.0.1:65536'), INVALID],
+    [ws('ws://127.0.0.1:-1'), INVALID],
+    [ws('ws://256.0.0.1:80'), INVALID],
+    [ws('ws://example.com:80'), INVALID],
+    [ws('ws://[::1:80'), INVALID],
+    [ws('ws://[nothex]:80'), INVALID],
+    [ws('ws://127.0.0.1:80/'), INVALID],
+    [ws('wss://127.0.0.1:80'), INVALID],
+    [ws('ws://0.0.0.0:0', '--ws-no-auth'), '--ws-no-auth is only allowed on a loopback address'],
+    [ws('ws://[::]:0', '--ws-no-auth'), '--ws-no-auth is only allowed on a loopback address'],
+    [
+      ws('ws://192.168.1.2:0', '--ws-no-auth', '--ws-token-file', 't'),
+      '--ws-no-auth is only allowed on a loopback address',
+    ],
+    [
+      ws('ws://127.0.0.1:0'),
+      '--listen ws:// requires --ws-token-file (or --ws-no-auth on a loopback address)',
+    ],
+    [
+      ws('ws://127.0.0.1:0', '--ws-allow-origin', 'x'),
+      '--listen ws:// requires --ws-token-file (or --ws-no-auth on a loopback address)',
+    ],
+    [[...BASE, '--ws-no-auth'], '--ws-* options require --listen ws://HOST:PORT'],
+    [[...BASE, '--ws-token-file', 't'], '--ws-* options require --listen ws://HOST:PORT'],
+    [[...BASE, '--ws-allow-origin', 'o'], '--ws-* options require --listen ws://HOST:PORT'],
+    [ws('ws://127.0.0.1:0', '--ws-no-auth', '--ws-no-auth'), 'duplicate app-server argument: --ws-no-auth'],
+    [ws('ws://127.0.0.1:0', '--ws-no-auth=yes'), '--ws-no-auth takes no value'],
+    [ws('ws://127.0.0.1:0', '--ws-token-file'), '--ws-token-file requires a value'],
+    [ws('ws://127.0.0.1:0', '--ws-allow-origin'), '--ws-allow-origin requires a value'],
+  ])('%j → %s', (argv, message) => {
+    expect(parseCommandLine(argv)).toEqual(usage(message));
+  });
+});

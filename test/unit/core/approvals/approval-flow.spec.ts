@@ -316,7 +316,7 @@ describe('approval flow', () => {
     expect(existsSync(join(live.workspace, 'out.txt'))).toBe(false);
   });
 
-  it('sends approval/request to the owner only; an observer cannot resolve it; owner disconnect times it out', async () => {
+  it('sends approval/request to the owner only; an observer cannot resolve it; owner disconnect leaves it pending for the next resumer (websocket.md §6)', async () => {
     live = await LiveAppServer.start({ steps: [bash(WRITE_OUT), finish('Carried on.')] });
     const owner = await live.connect();
     const observer = await live.connect();
@@ -344,17 +344,25 @@ describe('approval flow', () => {
     expect(wrongTurn.error).toEqual({ code: -32602, message: 'Unknown approval request' });
 
     owner.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(observer.labels()).not.toContain('approval/resolved');
+    // The observer resumes: it now owns the turn and is asked the same request, right after the response.
+    const mark = observer.messages.length;
+    await observer.call('thread/resume', { threadId });
+    const reasked = await observer.waitForMethod('approval/request', () => true, { from: mark });
+    expect(reasked).toEqual(request);
+    observer.respond(requestId, { decision: 'deny', reason: 'not on my watch' });
     const resolved = await observer.waitForMethod('approval/resolved', (p) => p.requestId === requestId);
     expect(resolved.params).toEqual({
       threadId,
       turnId,
       requestId,
-      decision: 'timeout',
-      reason: 'client disconnected',
+      decision: 'deny',
+      reason: 'not on my watch',
     });
     const completed = await observer.waitForMethod('turn/completed', (p) => p.turnId === turnId);
     expect(completed.params).toMatchObject({ status: 'completed', finalOutput: 'Carried on.' });
-    expect(observer.labels().filter((l) => l === 'approval/request')).toEqual([]);
+    expect(observer.labels().filter((l) => l === 'approval/request')).toHaveLength(1);
     expect(observer.labels().filter((l) => l === 'approval/resolved')).toHaveLength(1);
     expect(existsSync(join(live.workspace, 'out.txt'))).toBe(false);
   });
@@ -379,7 +387,7 @@ describe('approval flow', () => {
     expect(other.labels()).not.toContain('approval/request');
   });
 
-  it('resolves at once as "client disconnected" when the owner is already gone (no server request)', async () => {
+  it('holds the server request while the owner is gone; the connection that resumes receives it (websocket.md §6.4)', async () => {
     const gated = gatedStep(bash(WRITE_OUT));
     live = await LiveAppServer.start({ steps: [gated.step, finish('Without approval.')] });
     const owner = await live.connect();
@@ -390,14 +398,20 @@ describe('approval flow', () => {
     await gated.gate.reached;
     owner.disconnect();
     gated.gate.open();
-    const completed = await observer.waitForMethod('turn/completed', (p) => p.turnId === turnId);
+    const requested = await observer.waitForMethod('approval/requested', (p) => p.turnId === turnId);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(observer.labels()).not.toContain('approval/request');
+    expect(observer.labels()).not.toContain('approval/resolved');
+    const successor = await live.connect();
+    await successor.call('thread/resume', { threadId });
+    const request = await successor.waitForMethod('approval/request', () => true);
+    expect(request.params).toEqual(requested.params);
+    successor.respond(request.id as string, { decision: 'deny' });
+    const completed = await successor.waitForMethod('turn/completed', (p) => p.turnId === turnId);
     expect(completed.params).toMatchObject({ status: 'completed' });
-    const labels = observer.labels();
-    expect(
-      labels.slice(labels.indexOf('approval/requested'), labels.indexOf('approval/requested') + 3),
-    ).toEqual(['approval/requested', 'approval/resolved', 'item/completed(approval)']);
-    const resolved = observer.traffic().find((m) => m.method === 'approval/resolved');
-    expect(resolved?.params).toMatchObject({ decision: 'timeout', reason: 'client disconnected' });
+    const resolved = successor.traffic().find((m) => m.method === 'approval/resolved');
+    expect(resolved?.params).toMatchObject({ decision: 'deny' });
+    expect(observer.labels()).not.toContain('approval/request');
   });
 
   it('ignores answers that match nothing: unknown ids, duplicates, other connections', async () => {

@@ -1,0 +1,207 @@
+/**
+ * Several WebSocket clients on one server (websocket.md §4, §5, §8): ten subscribers receive one
+ * identical ordered stream; a subscriber that stops reading is closed `4001` while the others and
+ * the turn keep full speed, and it catches up losslessly with `afterItemId`; SIGTERM with ten
+ * connections and two running turns. The built CLI on 127.0.0.1 port 0, real `ws` clients, the
+ * fake model server. Build first (`npm run build`).
+ */
+import { E2eSandbox, paramsOf, type JsonMessage } from '../helpers/app-server-session';
+import { chunks, type FakeReply, type StreamStep } from '../helpers/fake-openai-server';
+import { finishReply, hangingTextReply } from '../helpers/model-replies';
+import { WsPeer, WsServerProcess } from '../helpers/websocket-server';
+
+jest.setTimeout(120_000);
+
+let sandbox: E2eSandbox;
+let server: WsServerProcess | null = null;
+
+beforeEach(async () => {
+  sandbox = await E2eSandbox.create('vv-ws-clients-e2e-');
+});
+
+afterEach(async () => {
+  await server?.kill();
+  server = null;
+  await sandbox.dispose();
+});
+
+const textInput = (text: string) => [{ type: 'text', text }];
+const FRAGMENTS = 1_600;
+
+/** `count` initialized connections; the first starts a thread, the others resume (subscribe to) it. */
+async function subscribers(count: number): Promise<{ peers: WsPeer[]; threadId: string }> {
+  const peers: WsPeer[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const peer = await WsPeer.connect(server!.url);
+    await peer.initialize();
+    peers.push(peer);
+  }
+  return { peers, threadId: await sharedThread(peers) };
+}
+
+/** A new thread started by the first peer and resumed by the others. */
+async function sharedThread(peers: WsPeer[]): Promise<string> {
+  const { threadId } = await peers[0].startThread();
+  for (const peer of peers.slice(1)) await peer.call('thread/resume', { threadId });
+  return threadId;
+}
+
+const isTurnCompleted = (m: JsonMessage): boolean => m.method === 'turn/completed';
+
+/** The notifications of one turn as a client saw them, from `turn/started` to `turn/completed`. */
+function turnStream(messages: JsonMessage[]): JsonMessage[] {
+  const start = messages.findIndex((m) => m.method === 'turn/started');
+  const end = messages.findIndex(isTurnCompleted);
+  return messages.slice(start, end + 1).filter((m) => typeof m.method === 'string');
+}
+
+describe('ten clients on one thread (websocket.md §5)', () => {
+  it('every client receives the same notifications in the same order, each exactly once', async () => {
+    server = await WsServerProcess.start(sandbox);
+    const fragments = Array.from({ length: 60 }, (_, i) => `chunk-${i} `);
+    sandbox.model.enqueue(finishReply('done', { content: fragments }));
+    const { peers, threadId } = await subscribers(10);
+    await peers[3].call('turn/start', { threadId, input: textInput('hello all') });
+    const streams = await Promise.all(peers.map((peer) => peer.collectUntil(isTurnCompleted)));
+    const reference = turnStream(streams[0]);
+    expect(reference[0]).toMatchObject({ method: 'turn/started' });
+    expect(reference.filter((m) => m.method === 'item/agentMessage/delta')).toHaveLength(60);
+    for (const stream of streams) expect(turnStream(stream)).toEqual(reference);
+    // Exactly once: no item completes twice, and the deltas add up to the text exactly once.
+    const completedIds = reference
+      .filter((m) => m.method === 'item/completed')
+      .map((m) => paramsOf(m).itemId);
+    expect(new Set(completedIds).size).toBe(completedIds.length);
+    const deltas = reference
+      .filter((m) => m.method === 'item/agentMessage/delta')
+      .map((m) => String(paramsOf(m).delta))
+      .join('');
+    expect(deltas).toBe(fragments.join(''));
+    for (const peer of peers) await peer.close();
+  });
+});
+
+describe('a client that stops reading (websocket.md §4 slow consumers)', () => {
+  it('is closed 4001 while nine others and the turn keep full speed; afterItemId gives it exactly what it missed', async () => {
+    server = await WsServerProcess.start(sandbox);
+    // ~13 MB of deltas (then the 13 MB item/completed) per turn, paced like a fast model so that
+    // readers keep up: far more than the 8 MiB bound plus what the kernel buffers.
+    const bigReply = (): FakeReply => {
+      const fragment = 'x'.repeat(8 * 1024);
+      const steps: StreamStep[] = [{ chunk: chunks.role() }];
+      for (let i = 0; i < FRAGMENTS; i += 1) steps.push({ chunk: chunks.content(fragment) }, { delayMs: 2 });
+      const finish = finishReply('done');
+      return { type: 'stream', steps: [...steps, ...(finish as { steps: StreamStep[] }).steps.slice(1)] };
+    };
+    const { peers, threadId: baselineThread } = await subscribers(10);
+    // Each run on its own thread: the second turn's history must not carry the first's 13 MB.
+    const threadId = await sharedThread(peers);
+    const [owner] = peers;
+    const stalled = peers[9];
+
+    const rssSamples: number[] = [];
+    const sampleRss = setInterval(() => {
+      if (server?.process.exitCode === null) rssSamples.push(server.rssBytes());
+    }, 50);
+    try {
+      const runTurn = async (readers: WsPeer[], onThread: string): Promise<number> => {
+        const started = Date.now();
+        await owner.call('turn/start', { threadId: onThread, input: textInput('stream a lot') });
+        await Promise.all(readers.map((peer) => peer.collectUntil(isTurnCompleted, 90_000)));
+        return Date.now() - started;
+      };
+
+      sandbox.model.enqueue(bigReply());
+      const unstalledMs = await runTurn(peers, baselineThread);
+      const unstalledPeakRss = Math.max(...rssSamples.splice(0));
+
+      sandbox.model.enqueue(bigReply());
+      stalled.stopReadingAfter((m) => m.method === 'item/started' && paramsOf(m).type === 'agentMessage');
+      const readers = peers.slice(0, 9);
+      const readerStreams = readers.map((peer) => peer.received.length);
+      const stalledMs = await runTurn(readers, threadId);
+      const stalledPeakRss = Math.max(...rssSamples.splice(0));
+
+      // The nine got everything, at full speed.
+      const secondTurn = readers.map((peer, i) => turnStream(peer.received.slice(readerStreams[i])));
+      for (const stream of secondTurn) expect(stream).toEqual(secondTurn[0]);
+      expect(secondTurn[0].filter((m) => m.method === 'item/agentMessage/delta')).toHaveLength(FRAGMENTS);
+      expect(stalledMs).toBeLessThanOrEqual(unstalledMs * 1.5);
+      // Server memory stays in the range of an unstalled run (V8 grows its heap lazily across runs,
+      // so this is a sanity bound; the hard bound is the 4001 below, before the turn ended).
+      expect(stalledPeakRss).toBeLessThan(unstalledPeakRss * 1.5);
+
+      stalled.resumeReading();
+      expect(await stalled.closed).toEqual({ code: 4001, reason: 'outbound queue overflow' });
+      // Cut off while the turn ran: the server stopped queueing for it instead of holding the rest.
+      expect(stalled.received.filter((m) => m.method === 'turn/completed')).toHaveLength(1);
+
+      // Reconnect and resume after the most recent item it saw created (§8.8).
+      const seen = stalled.received;
+      const lastCreated = seen.filter((m) => m.method === 'item/started').at(-1);
+      const afterItemId = String(paramsOf(lastCreated!).itemId);
+      const seenCompleted = new Set(
+        seen.filter((m) => m.method === 'item/completed').map((m) => paramsOf(m).itemId),
+      );
+      const allCompleted = readers[1].received
+        .filter((m) => m.method === 'item/completed')
+        .map((m) => paramsOf(m));
+      const missed = allCompleted.filter((item) => !seenCompleted.has(item.itemId));
+      expect(missed.length).toBeGreaterThan(0);
+
+      const again = await WsPeer.connect(server.url);
+      await again.initialize();
+      const snapshot = await again.call<{ items: Array<Record<string, unknown>> }>('thread/resume', {
+        threadId,
+        afterItemId,
+      });
+      expect(snapshot.items.map((item) => item.itemId)).toEqual(missed.map((item) => item.itemId));
+      expect(snapshot.items).toEqual(missed);
+      for (const peer of [...readers, again]) await peer.close();
+    } finally {
+      clearInterval(sampleRss);
+    }
+  });
+});
+
+describe('SIGTERM with ten connections and two running turns (websocket.md §4 shutdown)', () => {
+  it('closes every connection 1001, stores both turns interrupted and exits 0 within 5 s', async () => {
+    server = await WsServerProcess.start(sandbox);
+    sandbox.model.enqueue(hangingTextReply(['still ']), hangingTextReply(['going ']));
+    const first = await subscribers(5);
+    const second = await subscribers(5);
+    const peers = [...first.peers, ...second.peers];
+    await first.peers[0].call('turn/start', { threadId: first.threadId, input: textInput('one') });
+    await second.peers[0].call('turn/start', { threadId: second.threadId, input: textInput('two') });
+    await Promise.all(peers.map((peer) => peer.waitFor((m) => m.method === 'item/agentMessage/delta')));
+
+    const signalled = Date.now();
+    const closes = peers.map((peer) => peer.closed);
+    const exit = server.stop();
+    const ready = await fetch(`${server.httpBase}/readyz`).then(
+      async (response) => [response.status, await response.json()],
+      () => 'refused',
+    );
+    const closed = await Promise.all(closes);
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    // Either the listener still answered (503 shutting_down) or it had already closed.
+    if (ready !== 'refused') expect(ready).toEqual([503, { status: 'shutting_down' }]);
+    for (const event of closed) expect(event).toEqual({ code: 1001, reason: 'server shutting down' });
+
+    // Every connection received its turn's end before the close.
+    for (const peer of peers) {
+      const completed = peer.received.find(isTurnCompleted);
+      expect(paramsOf(completed!)).toMatchObject({ status: 'interrupted', error: 'server shutting down' });
+    }
+    // And the store says so too.
+    server = await WsServerProcess.start(sandbox);
+    const reader = await WsPeer.connect(server.url);
+    await reader.initialize();
+    for (const threadId of [first.threadId, second.threadId]) {
+      const read = await reader.call<{ turns: Array<Record<string, unknown>> }>('thread/read', { threadId });
+      expect(read.turns).toEqual([expect.objectContaining({ status: 'interrupted' })]);
+    }
+    await reader.close();
+  });
+});
