@@ -7,13 +7,8 @@ import type { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import { resultTypeNameOf } from '../protocols/app-server-v1/method-index';
 import { AgentMessageTexts } from './agent-message-texts';
 import { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
-import {
-  inProcessTransport,
-  spawnTransport,
-  type ClientTransport,
-  type SpawnTransportOptions,
-  type TransportListener,
-} from './client-transport';
+import { spawnTransport, type SpawnTransportOptions } from './child-process-transport';
+import { inProcessTransport, type ClientTransport, type TransportListener } from './client-transport';
 import { openWebSocket, type WebSocketConnectOptions } from './websocket-transport';
 import type {
   ApprovalRequestParams,
@@ -127,6 +122,18 @@ export class AppServerClient {
   ) {
     this.requestTimeoutMs = requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.transport = connect({ line: (text) => this.onLine(text), closed: () => this.onConnectionLost() });
+  }
+
+  /**
+   * A client over any transport (like the MCP SDK's `client.connect(transport)`): `open` is called
+   * once with the listener the transport feeds inbound lines to, and returns the transport. The
+   * built-in ones are behind `spawn`, `inProcess` and `connect`.
+   */
+  static fromTransport(
+    open: (listener: TransportListener) => ClientTransport,
+    opts: { requestTimeoutMs?: number } = {},
+  ): AppServerClient {
+    return new AppServerClient(open, opts.requestTimeoutMs);
   }
 
   /** A client of a child process speaking JSONL on stdin/stdout; stderr lines go to `onStderr`. */

@@ -12,5 +12,6 @@ export {
 } from './app-server-client';
 export { AgentMessageTexts } from './agent-message-texts';
 export { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
-export { CHILD_EXIT_GRACE_MS } from './client-transport';
+export { CHILD_EXIT_GRACE_MS } from './child-process-transport';
+export type { ClientTransport, TransportListener } from './client-transport';
 export type * from './client-types';
