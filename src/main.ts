@@ -3,6 +3,8 @@
 import { protocolOutput } from './cli/stdout-guard';
 import { parseCommandLine } from './cli/command-line-parser';
 import { HELP_TEXT } from './cli/help-text';
+import { commandHelp, USAGE_LINE } from './cli/command-help';
+import { packageVersion } from './cli/package-version';
 import type { CliInvocation } from './cli/cli-invocation';
 
 function exitWhenFlushed(code: number): void {
@@ -12,11 +14,17 @@ function exitWhenFlushed(code: number): void {
 /** Help and usage errors answer without loading Nest, TypeORM or the runtime (about a second of start-up). */
 async function run(invocation: CliInvocation): Promise<number> {
   if (invocation.kind === 'help') {
-    protocolOutput.write(HELP_TEXT);
+    protocolOutput.write(
+      invocation.command === undefined ? HELP_TEXT : HELP_TEXT + commandHelp(invocation.command),
+    );
+    return 0;
+  }
+  if (invocation.kind === 'version') {
+    protocolOutput.write(`${packageVersion()}\n`);
     return 0;
   }
   if (invocation.kind === 'usage-error') {
-    process.stderr.write(`${invocation.message}\n`);
+    process.stderr.write(`${invocation.message}\n${USAGE_LINE}\n`);
     return 2;
   }
   await import('reflect-metadata');

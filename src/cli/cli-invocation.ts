@@ -35,8 +35,13 @@ export interface ListenOptions {
   nativeAllowedCallers?: readonly string[];
 }
 
+/** Commands with a help section of their own (`vv-agent app-server --help`). */
+export type HelpTopic = 'app-server' | 'acp' | 'native-host';
+
 export type CliInvocation =
-  | { kind: 'help' }
+  /** `--help` / `-h` anywhere; `command`: the command it was given with, for its own section. */
+  | { kind: 'help'; command?: HelpTopic }
+  | { kind: 'version' }
   | { kind: 'usage-error'; message: string }
   | { kind: 'listen'; options: ListenOptions }
   /** acp.md §1: the listen options (always stdio), served as ACP. */

@@ -1,5 +1,5 @@
 /** Pure dispatch of the command line into a `CliInvocation` (protocol.md §12.1, §12.5, §12.6). */
-import type { CliInvocation } from './cli-invocation';
+import type { CliInvocation, HelpTopic } from './cli-invocation';
 import { parseListenOptions } from './listen-options-parser';
 import { parseNativeHostCommand } from './native-host/native-host-options-parser';
 import { parseAcpOptions } from './acp-options-parser';
@@ -23,10 +23,18 @@ function parseDebugCommand(args: readonly string[]): CliInvocation {
   return { kind: 'debug-send-message', message: words.join(' ') };
 }
 
+const HELP_TOPICS: readonly HelpTopic[] = ['app-server', 'acp', 'native-host'];
+
+function isHelpTopic(command: string | undefined): command is HelpTopic {
+  return (HELP_TOPICS as readonly (string | undefined)[]).includes(command);
+}
+
 /** `argv` = the arguments after the executable (process.argv.slice(2)). */
 export function parseCommandLine(argv: readonly string[]): CliInvocation {
-  if (argv.some((arg) => arg === '--help' || arg === '-h')) return { kind: 'help' };
   const [command, ...rest] = argv;
+  if (argv.some((arg) => arg === '--help' || arg === '-h'))
+    return isHelpTopic(command) ? { kind: 'help', command } : { kind: 'help' };
+  if (command === '--version' || command === '-V') return { kind: 'version' };
   if (command === undefined) return { kind: 'usage-error', message: 'missing command' };
   if (command === 'app-server') {
     if (rest[0] === 'schema' || rest[0] === 'generate-ts') return parseSchemaCommand(rest[0], rest.slice(1));

@@ -29,6 +29,7 @@ App Server options:
   --ws-no-auth                     WebSocket: no token (loopback HOST only)
   --ws-allow-origin <origin>       WebSocket: allowed Origin header value (repeatable)
   -h, --help                       Show this help
+  -V, --version                    Print the version
 
 native-host options (install writes a launcher and a host manifest for the current user):
   --browser <browser>              chrome | chromium | edge | firefox

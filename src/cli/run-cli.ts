@@ -10,7 +10,10 @@ import { CliModule } from './cli.module';
 import { StderrLogger } from '../nest/stderr-logger';
 
 /** The invocations that run a command (help and usage errors are answered by main.ts). */
-export type CommandInvocation = Exclude<CliInvocation, { kind: 'help' } | { kind: 'usage-error' }>;
+export type CommandInvocation = Exclude<
+  CliInvocation,
+  { kind: 'help' } | { kind: 'version' } | { kind: 'usage-error' }
+>;
 
 const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
   listen: ['app-server'],

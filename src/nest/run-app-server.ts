@@ -22,9 +22,11 @@ export type AppServerTransport = CustomTransportStrategy & {
   whenStopped(): Promise<number>;
 };
 
+/** `onReady`: called once the server serves (after `listen`), e.g. to print a readiness line. */
 export async function runAppServer(
   options: AppServerModuleOptions,
   server: AppServerTransport,
+  onReady?: () => void,
 ): Promise<number> {
   const logger = new StderrLogger();
   let app;
@@ -42,6 +44,7 @@ export async function runAppServer(
     await app.listen();
     // Started: write what was buffered during bootstrap and log directly from now on.
     app.flushLogs();
+    onReady?.();
   } catch (error) {
     process.stderr.write(`${startupFailureMessage(error)}\n`);
     await app?.close().catch(() => undefined);

@@ -14,16 +14,18 @@ export { startupFailureMessage } from './run-app-server';
 export function runStdioAppServer(
   options: AppServerModuleOptions,
   io: Partial<StdioStreams> = {},
+  onReady?: () => void,
 ): Promise<number> {
-  return runAppServer(options, new StdioJsonlServer(processStreams(io)));
+  return runAppServer(options, new StdioJsonlServer(processStreams(io)), onReady);
 }
 
 /** The same server for a browser extension: one native messaging connection on stdio. */
 export function runNativeMessagingAppServer(
   options: AppServerModuleOptions,
   io: Partial<StdioStreams> = {},
+  onReady?: () => void,
 ): Promise<number> {
-  return runAppServer(options, new NativeMessagingServer(processStreams(io)));
+  return runAppServer(options, new NativeMessagingServer(processStreams(io)), onReady);
 }
 
 function processStreams(io: Partial<StdioStreams>): StdioStreams {

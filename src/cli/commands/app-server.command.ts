@@ -10,6 +10,7 @@ import { refuseNativeCaller } from '../../transports/native-messaging/native-cal
 import { readTokenFile, TokenFileError } from '../../transports/websocket/token-file';
 import { WebSocketStartupError } from '../../transports/websocket/websocket.server';
 import { GenerateTsCommand, SchemaCommand } from './schema.command';
+import { readyLine } from '../ready-line';
 
 /**
  * `vv-agent app-server --listen stdio|native-messaging|ws://HOST:PORT …`: the production server on
@@ -63,10 +64,11 @@ export class AppServerCommand extends CommandRunner {
       return;
     }
     const io = { stdin: process.stdin, stdout: protocolOutput };
+    const ready = (): void => void process.stderr.write(`${readyLine(listen, process.env)}\n`);
     this.outcome.exitCode =
       listen.listen === 'native-messaging'
-        ? await runNativeMessagingAppServer(options, io)
-        : await runStdioAppServer(options, io);
+        ? await runNativeMessagingAppServer(options, io, ready)
+        : await runStdioAppServer(options, io, ready);
   }
 }
 

@@ -60,7 +60,7 @@ describe('parseCommandLine: acp (acp.md §1: the app-server options, minus --lis
       usage('--approval-policy must be one of: on-request, untrusted, never'),
     ],
     [['acp', ...REQUIRED, '--store'], usage('--store requires a value')],
-    [['acp', '--help'], { kind: 'help' }],
+    [['acp', '--help'], { kind: 'help', command: 'acp' }],
   ])('%j', (argv, expected) => {
     expect(parseCommandLine(argv)).toEqual(expected);
   });
