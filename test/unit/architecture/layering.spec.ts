@@ -79,6 +79,7 @@ describe('source layering', () => {
       stdio: [],
       'native-messaging': ['stdio'],
       'in-process': [],
+      websocket: [],
     };
     const transports = join(SRC, 'transports');
     const folders = readdirSync(transports).filter((name) => statSync(join(transports, name)).isDirectory());
