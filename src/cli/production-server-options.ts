@@ -77,6 +77,25 @@ export function loadMcpConfigFile(path: string, env: NodeJS.ProcessEnv): Record<
   }
 }
 
+/**
+ * `buildProductionServerOptions` for a command: a configuration error is written to stderr as its
+ * message and recorded as exit code 2 (protocol.md §12.3), and the command gets null.
+ */
+export function productionServerOptionsOrExit(
+  options: ListenOptions,
+  env: NodeJS.ProcessEnv,
+  outcome: { exitCode: number },
+): AppServerModuleOptions | null {
+  try {
+    return buildProductionServerOptions(options, env);
+  } catch (error) {
+    if (!(error instanceof CliConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    outcome.exitCode = 2;
+    return null;
+  }
+}
+
 /** Throws CliConfigurationError with the loader's exact message. */
 export function buildProductionServerOptions(
   options: ListenOptions,

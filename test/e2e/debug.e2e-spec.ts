@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { assertValidServerMessage } from '../helpers/schema-validation';
+import { USAGE_LINE } from '../../src/cli/command-help';
 
 jest.setTimeout(30_000);
 
@@ -112,6 +113,6 @@ describe('vv-agent debug app-server send-message', () => {
     [['debug', 'app-server', 'send-message'], 'debug app-server send-message requires a message'],
     [['debug', 'app-server', 'other'], 'unknown debug command'],
   ])('%j → exit 2 with the usage error', async (args, message) => {
-    expect(await runCli(args, cwd)).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
+    expect(await runCli(args, cwd)).toEqual({ code: 2, stdout: '', stderr: `${message}\n${USAGE_LINE}\n` });
   });
 });

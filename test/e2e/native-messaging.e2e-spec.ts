@@ -21,6 +21,7 @@ import {
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { assistantReply, bashReply, finishReply } from '../helpers/model-replies';
 import { NativeMessagingChild } from '../helpers/native-messaging-child';
+import { USAGE_LINE } from '../../src/cli/command-help';
 
 jest.setTimeout(90_000);
 
@@ -322,7 +323,8 @@ describe('native-host install | uninstall | status through the CLI', () => {
       status: 2,
       stdout: '',
       stderr:
-        'invalid --name: Bad-Name (browsers accept lower-case letters, digits, "_" and "." only, dot-separated)\n',
+        'invalid --name: Bad-Name (browsers accept lower-case letters, digits, "_" and "." only, dot-separated)\n' +
+        `${USAGE_LINE}\n`,
     });
     expect(cli(['native-host', 'uninstall', '--browser', 'chrome'])).toEqual({
       status: 0,

@@ -14,6 +14,7 @@ import {
 import { E2eSandbox } from '../helpers/app-server-session';
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { assertValidServerMessage } from '../helpers/schema-validation';
+import { USAGE_LINE } from '../../src/cli/command-help';
 
 jest.setTimeout(30_000);
 
@@ -100,7 +101,11 @@ describe('vv-agent app-server schema --out DIR', () => {
     'usage error %j → exit 2',
     async (args) => {
       const run = await runCli(args, root);
-      expect(run).toEqual({ code: 2, stdout: '', stderr: 'app-server schema requires --out <dir>\n' });
+      expect(run).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `app-server schema requires --out <dir>\n${USAGE_LINE}\n`,
+      });
     },
   );
 });
@@ -126,7 +131,11 @@ describe('vv-agent app-server generate-ts --out DIR', () => {
 
   it('usage error without --out → exit 2', async () => {
     const run = await runCli(['app-server', 'generate-ts', '--out', '  '], root);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: 'app-server generate-ts requires --out <dir>\n' });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `app-server generate-ts requires --out <dir>\n${USAGE_LINE}\n`,
+    });
   });
 });
 

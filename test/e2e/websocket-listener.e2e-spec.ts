@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { E2eSandbox } from '../helpers/app-server-session';
 import { finishReply } from '../helpers/model-replies';
 import { TEST_TOKEN, UpgradeRefused, WsPeer, WsServerProcess } from '../helpers/websocket-server';
+import { USAGE_LINE } from '../../src/cli/command-help';
 
 jest.setTimeout(45_000);
 
@@ -78,7 +79,7 @@ describe('startup (websocket.md §1)', () => {
     [['stdio', '--ws-allow-origin', 'http://x'], '--ws-* options require --listen ws://HOST:PORT'],
   ])('%j → exit 2 %s', (listen, message) => {
     const result = runCli(listen);
-    expect(result).toEqual({ status: 2, stderr: `${message}\n`, stdout: '' });
+    expect(result).toEqual({ status: 2, stderr: `${message}\n${USAGE_LINE}\n`, stdout: '' });
   });
 
   it('a missing or invalid token file → exit 2 "--ws-token-file: <cause>"', () => {

@@ -4,7 +4,7 @@ import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { packageVersion } from '../package-version';
 import { protocolOutput } from '../stdout-guard';
-import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
+import { productionServerOptionsOrExit } from '../production-server-options';
 import { runStdioAcpServer } from '../../nest/stdio-acp-server';
 
 /** `vv-agent acp …`: the Agent Client Protocol on stdio over the App Server's core (acp.md §1). */
@@ -19,15 +19,8 @@ export class AcpCommand extends CommandRunner {
 
   async run(): Promise<void> {
     if (this.invocation.kind !== 'acp') return;
-    let options;
-    try {
-      options = buildProductionServerOptions(this.invocation.options, process.env);
-    } catch (error) {
-      if (!(error instanceof CliConfigurationError)) throw error;
-      process.stderr.write(`${error.message}\n`);
-      this.outcome.exitCode = 2;
-      return;
-    }
+    const options = productionServerOptionsOrExit(this.invocation.options, process.env, this.outcome);
+    if (options === null) return;
     this.outcome.exitCode = await runStdioAcpServer(
       options,
       { stdin: process.stdin, stdout: protocolOutput },

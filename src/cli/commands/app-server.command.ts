@@ -3,7 +3,7 @@ import { Command, CommandRunner } from '../nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
 import { protocolOutput } from '../stdout-guard';
-import { buildProductionServerOptions, CliConfigurationError } from '../production-server-options';
+import { productionServerOptionsOrExit } from '../production-server-options';
 import { runNativeMessagingAppServer, runStdioAppServer } from '../../nest/stdio-app-server';
 import { runWebSocketAppServer } from '../../nest/websocket-app-server';
 import { refuseNativeCaller } from '../../transports/native-messaging/native-caller';
@@ -43,15 +43,8 @@ export class AppServerCommand extends CommandRunner {
         return;
       }
     }
-    let options;
-    try {
-      options = buildProductionServerOptions(this.invocation.options, process.env);
-    } catch (error) {
-      if (!(error instanceof CliConfigurationError)) throw error;
-      process.stderr.write(`${error.message}\n`);
-      this.outcome.exitCode = 2;
-      return;
-    }
+    const options = productionServerOptionsOrExit(this.invocation.options, process.env, this.outcome);
+    if (options === null) return;
     const websocket = listen.websocket;
     if (websocket !== undefined) {
       const { tokenFile } = websocket;
