@@ -19,12 +19,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (client !== undefined) {
-    const problems = client.stdoutProblems();
-    await client.kill();
-    client = undefined;
-    expect(problems).toEqual([]);
-  }
+  const problems = (await client?.killReportingStdoutProblems()) ?? [];
+  client = undefined;
+  expect(problems).toEqual([]);
   await sandbox.dispose();
 });
 

@@ -165,6 +165,13 @@ export class AcpClientProcess {
     this.connection.close();
   }
 
+  /** Test teardown: kills the process and returns what it wrote on stdout that was not protocol. */
+  async killReportingStdoutProblems(): Promise<string[]> {
+    const problems = this.stdoutProblems();
+    await this.kill();
+    return problems;
+  }
+
   private recordStdout(text: string): void {
     const lines = (this.partialLine + text).split('\n');
     this.partialLine = lines.pop() ?? '';
