@@ -112,7 +112,7 @@ class CycleLoop {
     const calls = (call.response.toolCalls ?? []).map(decodeToolCall);
     const message = assistantMessage(call.response, calls);
     run.conversation.append(message);
-    await this.reportResponse(message, calls);
+    await this.reportResponse(message, calls, call.response.finishReason);
     if (run.cancelReason() !== null) return this.cancelled();
 
     if (calls.length === 0) return this.withoutToolCalls(cycle, message.content);
@@ -155,7 +155,11 @@ class CycleLoop {
     }
   }
 
-  private async reportResponse(message: AssistantMessage, calls: DecodedToolCall[]): Promise<void> {
+  private async reportResponse(
+    message: AssistantMessage,
+    calls: DecodedToolCall[],
+    finishReason: string | undefined,
+  ): Promise<void> {
     await this.run.sink.emit({
       type: 'diagnostic',
       level: 'info',
@@ -164,6 +168,8 @@ class CycleLoop {
         assistant_preview: [...message.content].slice(0, ASSISTANT_PREVIEW_CHARS).join(''),
         tool_call_names: calls.map((call) => call.name),
         tool_call_count: calls.length,
+        // Not part of model_call_completed's strict field set (§6.2); diagnostics' details are free.
+        finish_reason: finishReason ?? null,
       },
     });
   }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E2eSandbox } from '../helpers/app-server-session';
 import { AcpClientProcess, foldUpdates } from '../helpers/acp-client-process';
+import { textReply } from '../helpers/fake-openai-server';
 import { assistantReply, finishReply, gate, hangingTextReply } from '../helpers/model-replies';
 
 jest.setTimeout(45_000);
@@ -145,6 +146,34 @@ describe('vv-agent acp: initialize and a prompt that streams text and runs tools
     ]);
     expect(foldUpdates(updates).agentTexts).toEqual(['Let me write it.', 'All done.']);
     expect(await acp.close()).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('vv-agent acp: turns that end without a finish tool', () => {
+  // The production agent keeps going after a text-only answer ("continue" policy) for at most
+  // 80 cycles; each reply here is text without a tool call, so the turn ends at the cycle limit.
+  const PRODUCTION_MAX_CYCLES = 80;
+
+  async function promptUntilCycleLimit(finishReason: string): Promise<unknown> {
+    for (let n = 0; n < PRODUCTION_MAX_CYCLES; n += 1) {
+      sandbox.model.enqueue(textReply([`part ${n + 1} `], { finishReason }));
+    }
+    const acp = await started();
+    const { sessionId } = await acp.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    const answer = await acp.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Write a very long essay' }],
+    });
+    expect(sandbox.model.requests).toHaveLength(PRODUCTION_MAX_CYCLES);
+    return answer;
+  }
+
+  it('a last model response cut at the token limit (`length`, no tool call) answers max_tokens', async () => {
+    expect(await promptUntilCycleLimit('length')).toEqual({ stopReason: 'max_tokens' });
+  });
+
+  it('a last model response that stopped normally answers max_turn_requests at the cycle limit', async () => {
+    expect(await promptUntilCycleLimit('stop')).toEqual({ stopReason: 'max_turn_requests' });
   });
 });
 

@@ -28,6 +28,7 @@ import { conversationChangeOf, type TurnKind } from './conversation-change';
 import type { ConversationWrite } from '../store/records';
 import { deriveInputText } from './input-text';
 import type { ItemEffect, ProjectedNotification, ProjectionEffect } from './projection-effects';
+import { modelResponseEndingOf, type ModelResponseEnding } from './model-response-ending';
 import { type FinalTurnStatus, projectTurnCompleted, type TurnOutcome } from './turn-completion';
 
 /** `model_call_failed` error code of a request aborted by cancellation (runtime.md §12.3). */
@@ -108,11 +109,17 @@ export class RunProjector {
   private userMessageProjected = false;
   private readonly errorMessages = new Set<string>();
   private done = false;
+  private lastModelResponseEnding: ModelResponseEnding | null = null;
 
   constructor(private readonly context: RunProjectorContext) {}
 
   get finalized(): boolean {
     return this.done;
+  }
+
+  /** How the latest model response of the run ended; null before the first one. */
+  get modelResponseEnding(): ModelResponseEnding | null {
+    return this.lastModelResponseEnding;
   }
 
   /** Remember a queued steer so its `steer_applied` userMessage carries the steer input array. */
@@ -178,6 +185,9 @@ export class RunProjector {
         break;
       case 'run_failed':
         this.projectRunError(out, event.error, eventTime(event));
+        break;
+      case 'diagnostic':
+        this.lastModelResponseEnding = modelResponseEndingOf(event) ?? this.lastModelResponseEnding;
         break;
       default:
         // run_cancelled, reasoning, streamed tool-call progress, lifecycle, diagnostics, budgets: none.

@@ -34,6 +34,7 @@ import { TurnFinalizer } from './turn-finalizer';
 import { TurnForwarder } from './turn-forwarder';
 import { TurnLauncher, type TurnLaunch } from './turn-launcher';
 import type { StoredThread } from '../store/records';
+import type { ModelResponseEnding } from './model-response-ending';
 
 /** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
@@ -43,6 +44,8 @@ export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 export interface StartedTurn {
   response: TurnStart;
   begin: () => Promise<void>;
+  /** How the turn's latest model response ended so far (for ACP's `max_tokens`, acp.md §2). */
+  modelResponseEnding: () => ModelResponseEnding | null;
 }
 
 /** A started compaction turn (history.md §1) plus what the handler runs after its response. */
@@ -154,6 +157,7 @@ export class TurnsService {
     return {
       response: { threadId: turn.threadId, turnId: turn.turnId, status: 'running' },
       begin: () => this.begin(turn),
+      modelResponseEnding: () => turn.projector.modelResponseEnding,
     };
   }
 

@@ -175,7 +175,7 @@ export class AcpAgent {
     }
     const completion = client.awaitTurn(threadId, started.response.turnId);
     await started.begin();
-    const outcome = promptOutcome(await completion);
+    const outcome = promptOutcome(await completion, started.modelResponseEnding());
     if ('failure' in outcome) throw AcpErrors.turnFailed(outcome.failure);
     return { stopReason: outcome.stopReason };
   }

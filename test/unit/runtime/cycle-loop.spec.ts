@@ -68,6 +68,24 @@ describe('cycle loop', () => {
     });
   });
 
+  describe('cycle_llm_response diagnostic (§6.5)', () => {
+    it("reports each response's preview, tool calls and the model's finish reason", async () => {
+      const { runner } = scriptedRunner(
+        [{ content: 'looking', tool_calls: [toolCall('call_1', 'task_finish', { message: 'ok' })] }],
+        workspace.path,
+      );
+      const result = await runner.run(makeAgent(), 'x', { maxCycles: 2 });
+      expect(diagnostics(result.events, 'cycle_llm_response').map((event) => event.details)).toEqual([
+        {
+          assistant_preview: 'looking',
+          tool_call_names: ['task_finish'],
+          tool_call_count: 1,
+          finish_reason: 'tool_calls',
+        },
+      ]);
+    });
+  });
+
   describe('no-tool policies (§11.3)', () => {
     it.each([
       [

@@ -563,3 +563,37 @@ describe('RunProjector over the canonical runtime sequences (runtime.md §6.4, p
     });
   });
 });
+
+describe('RunProjector: how the latest model response ended (for ACP max_tokens, acp.md §2)', () => {
+  const report = (finishReason: unknown, toolCallCount: number, at: number): RunEvent =>
+    e.event(
+      'diagnostic',
+      {
+        level: 'info',
+        code: 'cycle_llm_response',
+        details: {
+          assistant_preview: '',
+          tool_call_names: [],
+          tool_call_count: toolCallCount,
+          finish_reason: finishReason,
+        },
+      },
+      at,
+    );
+
+  it('is null before any model response, then follows each cycle_llm_response report', () => {
+    const harness = projectorHarness();
+    expect(harness.projector.modelResponseEnding).toBeNull();
+    harness.project([...start(), cycle(1, 1_001), modelStarted(1, 1_002), modelCompleted(1, 1_003)]);
+    harness.project([report('tool_calls', 2, 1_004), diagnostic('tool_result', 1_005)]);
+    expect(harness.projector.modelResponseEnding).toEqual({ finishReason: 'tool_calls', toolCallCount: 2 });
+    harness.project([cycle(2, 1_006), report('length', 0, 1_007), diagnostic('tool_result', 1_008)]);
+    expect(harness.projector.modelResponseEnding).toEqual({ finishReason: 'length', toolCallCount: 0 });
+  });
+
+  it('reads a missing or non-string finish_reason as null', () => {
+    const harness = projectorHarness();
+    harness.project([...start(), report(undefined, 0, 1_001)]);
+    expect(harness.projector.modelResponseEnding).toEqual({ finishReason: null, toolCallCount: 0 });
+  });
+});
