@@ -12,8 +12,11 @@ import {
   type JsonMessage,
   type RpcErrorBody,
 } from '../helpers/app-server-session';
-import { textReply } from '../helpers/fake-openai-server';
-import { finishReply, gate, hangingTextReply } from '../helpers/model-replies';
+import { chunks, textReply, type FakeReply, type StreamStep } from '../helpers/fake-openai-server';
+import { bashReply, finishReply, gate, hangingTextReply } from '../helpers/model-replies';
+import { WsPeer, WsServerProcess } from '../helpers/websocket-server';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 jest.setTimeout(90_000);
 
@@ -237,6 +240,133 @@ describe('control across instances (postgres.md §2)', () => {
       code: -32603,
       message: 'turn owner instance did not answer',
     });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(4_900);
+  });
+});
+
+/** Text fragments streamed with a pause between each, so a resume lands in the middle of them. */
+function slowTextReply(fragments: string[], pauseMs: number, start: Promise<unknown>): FakeReply {
+  const steps: StreamStep[] = [{ chunk: chunks.role() }, { chunk: chunks.content(fragments[0]) }];
+  steps.push({ waitFor: start });
+  for (const text of fragments.slice(1)) steps.push({ delayMs: pauseMs }, { chunk: chunks.content(text) });
+  steps.push({ chunk: chunks.finish('stop') });
+  return { type: 'stream', steps };
+}
+
+interface SnapshotItem {
+  itemId: string;
+  type: string;
+  status: string;
+  payload: { text?: string };
+}
+
+describe('resume across instances (postgres.md §2)', () => {
+  it("thread/resume on B while A streams: A's live snapshot, then A's later deltas gapless and without duplicates", async () => {
+    const start = gate();
+    const fragments = Array.from({ length: 400 }, (_, index) => `f${index} `);
+    sandbox.model.enqueue(slowTextReply(fragments, 2, start.promise));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'stream slowly' }],
+    });
+    await a.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    start.open();
+    // Some more deltas on A first: the snapshot B gets is in the middle of the stream.
+    let seen = 0;
+    await a.collectUntil((m) => m.method === 'item/agentMessage/delta' && ++seen === 5);
+
+    const snapshot = await b.call<{
+      thread: { status: string };
+      turns: Array<{ turnId: string; status: string }>;
+      items: SnapshotItem[];
+    }>('thread/resume', { threadId });
+    expect(snapshot.thread.status).toBe('running');
+    expect(snapshot.turns).toEqual([expect.objectContaining({ turnId, status: 'running' })]);
+    const message = snapshot.items.find((item) => item.type === 'agentMessage');
+    expect(message).toMatchObject({ status: 'inProgress' });
+    const textSoFar = message!.payload.text ?? '';
+    expect(textSoFar.startsWith('f0 f1 f2 f3 f4 f5 ')).toBe(true);
+
+    const onA = notificationsOf(await a.collectUntil(isTurnCompleted(threadId)), threadId);
+    const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+    const deltasOf = (messages: JsonMessage[]) =>
+      messages
+        .filter((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).itemId === message!.itemId)
+        .map((m) => String(paramsOf(m).delta));
+    const fullText = fragments.join('');
+    expect(textSoFar.length).toBeLessThan(fullText.length);
+    expect(textSoFar + deltasOf(onB).join('')).toBe(fullText);
+    // Exactly A's events from the seam on, in order (A's list also has the ones before).
+    expect(onA.slice(onA.length - onB.length)).toEqual(onB);
+  });
+});
+
+describe('approvals across instances (postgres.md §2)', () => {
+  let wsServer: WsServerProcess | null = null;
+
+  afterEach(async () => {
+    await wsServer?.kill();
+    wsServer = null;
+  });
+
+  const isApprovalRequest = (m: JsonMessage): boolean => m.method === 'approval/request' && 'id' in m;
+
+  /** Instance A serves WebSocket clients; its owner client starts a bash turn and goes away. */
+  async function ownerlessApprovalOnA(): Promise<{ threadId: string; turnId: string; request: JsonMessage }> {
+    wsServer = await WsServerProcess.start(sandbox, { store: 'shared' });
+    const owner = await WsPeer.connect(wsServer.url);
+    await owner.initialize();
+    const { threadId } = await owner.startThread({ cwd: sandbox.workspace });
+    const { turnId } = await owner.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'run it' }],
+    });
+    const request = await owner.waitFor(isApprovalRequest);
+    await owner.terminate();
+    return { threadId, turnId, request };
+  }
+
+  for (const decision of ['allow', 'deny'] as const) {
+    it(`a client on B that resumes gets the held approval/request and its approval/resolve (${decision}) decides it on A`, async () => {
+      sandbox.model.enqueue(
+        bashReply('echo moved > moved.txt', { callId: 'call_moved' }),
+        finishReply('done', { content: ['done'] }),
+      );
+      const b = await instance();
+      const { threadId, turnId, request } = await ownerlessApprovalOnA();
+      await b.call('thread/resume', { threadId });
+      const asked = await b.collectUntil(isApprovalRequest);
+      const again = asked[asked.length - 1];
+      expect(again.id).toEqual(request.id);
+      expect(paramsOf(again)).toEqual(paramsOf(request));
+
+      const requestId = String(request.id);
+      expect(await b.call('approval/resolve', { threadId, turnId, requestId, decision })).toEqual({});
+      const traffic = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+      expect(traffic.find((m) => m.method === 'approval/resolved')).toBeDefined();
+      expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ turnId, status: 'completed' });
+      expect(existsSync(join(sandbox.workspace, 'moved.txt'))).toBe(decision === 'allow');
+    });
+  }
+
+  it('approval/resolve on B for a turn whose owner instance is dead but not yet declared lost: -32603 after 5 s', async () => {
+    sandbox.model.enqueue(bashReply('echo never > never.txt', { callId: 'call_never' }));
+    const b = await instance();
+    const { threadId, turnId, request } = await ownerlessApprovalOnA();
+    await wsServer!.kill();
+    wsServer = null;
+    const sent = Date.now();
+    expect(
+      await b.failure('approval/resolve', {
+        threadId,
+        turnId,
+        requestId: String(request.id),
+        decision: 'allow',
+      }),
+    ).toEqual({ code: -32603, message: 'turn owner instance did not answer' });
     expect(Date.now() - sent).toBeGreaterThanOrEqual(4_900);
   });
 });

@@ -10,6 +10,14 @@ export interface RelayedThreadEvent {
   threadId: string;
   name: ThreadEventName;
   params: object;
+  /** Where a received event stands in its sender's sequence (absent on state re-read after a gap). */
+  mark?: RelayMark;
+}
+
+/** A position in one instance's per-thread event sequence: its events 1..seq of the thread. */
+export interface RelayMark {
+  origin: string;
+  seq: number;
 }
 
 export interface ThreadEventRelay {
@@ -17,6 +25,8 @@ export interface ThreadEventRelay {
   publish(event: RelayedThreadEvent): void;
   /** Events produced by other instances, per thread in their production order. */
   onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void;
+  /** How far this instance's published events of the thread go (what a snapshot taken now includes). */
+  markOf(threadId: string): RelayMark;
 }
 
 export const THREAD_EVENT_RELAY = Symbol('THREAD_EVENT_RELAY');

@@ -9,7 +9,7 @@ import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { completeReplay } from '../store/item-replay';
 import { toAppThread, type StoredThread } from '../store/records';
 import { maskMcpServers } from '../model/mcp-secret-mask';
-import { DomainErrors } from '../domain-error';
+import { DomainError, DomainErrors } from '../domain-error';
 import type {
   AppThread,
   ThreadForkSummary,
@@ -31,8 +31,25 @@ import type {
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { ThreadSubscriptions } from '../events/thread-subscriptions';
+import { REMOTE_THREAD_JOIN, type RemoteThreadJoin } from '../events/remote-thread-join';
+import type { RelayMark } from '../events/thread-event-relay';
+import {
+  TURN_CONTROL_FORWARDER,
+  type ForwardedReply,
+  type TurnControlForwarder,
+} from '../turns/turn-control-forwarding';
+import { remoteOwnerId } from '../approvals/remote-owner';
+import type { ItemVersion } from '../store/records';
 
 export const DEFAULT_AGENT_KEY = 'default';
+
+const LIVE_STATE_METHOD = 'thread/liveState';
+
+/** A running turn's live items as its instance answers `thread/liveState`. */
+interface LiveState {
+  items: ItemVersion[];
+  mark: RelayMark;
+}
 
 export interface ItemWindow {
   afterItemId?: string;
@@ -53,7 +70,13 @@ export class ThreadsService {
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(TurnOwnership) private readonly ownership: TurnOwnership,
-  ) {}
+    @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
+    @Inject(REMOTE_THREAD_JOIN) private readonly join: RemoteThreadJoin | null,
+  ) {
+    remote?.answerWith((method, params, origin) =>
+      method === LIVE_STATE_METHOD ? this.answerLiveState(params, origin) : undefined,
+    );
+  }
 
   /** Creates the thread and subscribes the requester (§3.3). */
   async start(params: ThreadStartRequest, requesterId: string): Promise<ThreadSummary> {
@@ -81,6 +104,9 @@ export class ThreadsService {
     if (params.subscribe === false)
       return { response: await this.snapshot(threadId, window), afterResponse: null };
 
+    const remote = await this.resumeRemote(threadId, window, requesterId);
+    if (remote !== null) return remote;
+
     this.events.hold(threadId, requesterId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
@@ -96,6 +122,73 @@ export class ThreadsService {
       }
       throw error;
     }
+  }
+
+  /**
+   * postgres.md §2 resume across instances: the thread's turn runs on another instance of the
+   * store. The stored rows are read first (older than what follows), then the owner's live items
+   * overlay them; the owner says up to which of its events they go, and the requester is
+   * subscribed and held exactly there, so the owner's later events follow gapless and without
+   * duplicates. Null when the turn is not elsewhere (the local path applies).
+   */
+  private async resumeRemote(
+    threadId: string,
+    window: ItemWindow,
+    requesterId: string,
+  ): Promise<ResumeOutcome | null> {
+    if (this.remote === null || this.join === null || this.activeTurns.live(threadId) !== undefined)
+      return null;
+    const stored = await this.store.readThread(threadId, window);
+    if (stored === null) throw DomainErrors.threadNotFound();
+    if (stored.thread.activeTurnId == null) return null;
+    const seam = this.join.openSeam(threadId, requesterId, () => {
+      this.events.hold(threadId, requesterId);
+      this.subscriptions.subscribe(threadId, requesterId);
+    });
+    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId, requesterId });
+    if ('error' in answer) {
+      seam.cancel();
+      // The owner finished meanwhile (nobody runs it now): the stored snapshot is the live one.
+      const now = await this.store.threads.get(threadId);
+      if (now !== null && now.activeTurnId !== stored.thread.activeTurnId) return null;
+      throw new DomainError(answer.error.kind, answer.error.message, answer.error.data);
+    }
+    const live = answer.result as LiveState;
+    seam.at(live.mark);
+    const status = reportedThreadStatus({
+      closed: false,
+      archived: stored.thread.archivedAt !== null,
+      running: true,
+    });
+    return {
+      response: {
+        thread: toAppThread(stored.thread, status),
+        turns: stored.turns,
+        items: completeReplay(stored.items, live.items, window),
+      },
+      afterResponse: () =>
+        new Promise<void>((resolve) =>
+          this.join?.afterJoin(threadId, requesterId, () => {
+            void this.events.release(threadId, requesterId).then(resolve);
+          }),
+        ),
+    };
+  }
+
+  /**
+   * Another instance resumes a thread whose turn runs here: the live items and how far this
+   * instance's events of the thread go; then, as a resume here would, its requester takes the turn
+   * over when the turn has no reachable owner (websocket.md §6) — after the answer, so its
+   * `approval/request`s follow the snapshot.
+   */
+  private answerLiveState(params: Record<string, unknown>, origin: string): ForwardedReply | undefined {
+    const threadId = params.threadId;
+    if (typeof threadId !== 'string' || this.join === null) return undefined;
+    const turn = this.activeTurns.live(threadId);
+    if (turn === undefined) return undefined;
+    const state: LiveState = { items: turn.projector.liveItems(), mark: this.join.markOf(threadId) };
+    const requester = remoteOwnerId(origin, String(params.requesterId));
+    return { result: state, afterAnswer: () => void this.ownership.claimIfUnowned(threadId, requester) };
   }
 
   /** §3.5: does not subscribe. */

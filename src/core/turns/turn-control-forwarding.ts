@@ -1,25 +1,36 @@
 /**
- * postgres.md §2 "control across instances": `turn/steer`, `turn/followUp` and `turn/interrupt`
- * for a turn that runs on another instance go to that instance and are answered with its answer.
- * The core only sees this port; the store's driver implements it (PostgreSQL: the NOTIFY channel).
+ * postgres.md §2 "control across instances": `turn/steer`, `turn/followUp`, `turn/interrupt` and
+ * `approval/resolve` for a turn that runs on another instance go to that instance and are answered
+ * with its answer; `thread/liveState` asks it for the live turn's snapshot (resume across
+ * instances). The core only sees this port; the store's driver implements it (PostgreSQL: the
+ * NOTIFY channel).
  */
 import type { DomainErrorKind } from '../domain-error';
 
-export type ForwardedControlMethod = 'turn/steer' | 'turn/followUp' | 'turn/interrupt';
+export type ForwardedControlMethod =
+  'turn/steer' | 'turn/followUp' | 'turn/interrupt' | 'approval/resolve' | 'thread/liveState';
 
 export type ForwardedAnswer =
   | { result: object }
   | { error: { kind: DomainErrorKind; message: string; data?: Readonly<Record<string, unknown>> } };
 
-/** Answers a forwarded request when this instance runs the thread's turn; undefined otherwise. */
+/** An answer plus what the answering instance does once the answer is on its way. */
+export type ForwardedReply = ForwardedAnswer & { afterAnswer?: () => void };
+
+/**
+ * Answers a forwarded request when this instance runs the thread's turn; undefined otherwise.
+ * `origin` names the asking instance (for owners that live there, see remote-owner.ts).
+ */
 export type ForwardedControlAnswerer = (
   method: ForwardedControlMethod,
   params: Record<string, unknown>,
-) => ForwardedAnswer | undefined;
+  origin: string,
+) => ForwardedReply | undefined;
 
 export interface TurnControlForwarder {
   /** The owner's answer; `turn owner instance did not answer` (InternalError) after 5 s. */
   forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer>;
+  /** Adds an answerer; the first that answers a request wins. */
   answerWith(answerer: ForwardedControlAnswerer): void;
 }
 

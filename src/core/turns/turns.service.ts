@@ -133,6 +133,8 @@ export class TurnsService {
     method: ForwardedControlMethod,
     params: Record<string, unknown>,
   ): ForwardedAnswer | undefined {
+    if (method !== 'turn/steer' && method !== 'turn/followUp' && method !== 'turn/interrupt')
+      return undefined;
     const threadId = params.threadId;
     if (typeof threadId !== 'string' || this.activeTurns.running(threadId) === undefined) return undefined;
     try {

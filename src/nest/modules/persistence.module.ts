@@ -12,6 +12,7 @@ import { PostgresAppServerStore } from '../../persistence/postgres/postgres-stor
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
 import { causeMessage } from '../../runtime/cause-message';
 import { TURN_CONTROL_FORWARDER } from '../../core/turns/turn-control-forwarding';
+import { REMOTE_APPROVALS } from '../../core/approvals/remote-approvals';
 import { THREAD_STORE } from '../../core/store/thread-store';
 import { ConversationRepository } from '../../persistence/typeorm/conversation.repository';
 import { ItemRepository } from '../../persistence/typeorm/item.repository';
@@ -68,6 +69,11 @@ export class StoreShutdown implements OnApplicationShutdown {
       inject: [POSTGRES_CLUSTER],
     },
     {
+      provide: REMOTE_APPROVALS,
+      useFactory: (cluster: PostgresCluster | null) => cluster?.approvals ?? null,
+      inject: [POSTGRES_CLUSTER],
+    },
+    {
       provide: POSTGRES_CLUSTER,
       useFactory: (store: TypeOrmAppServerStore): Promise<PostgresCluster> | null =>
         store instanceof PostgresAppServerStore ? store.cluster(logClusterError) : null,
@@ -78,6 +84,7 @@ export class StoreShutdown implements OnApplicationShutdown {
   exports: [
     POSTGRES_CLUSTER,
     TURN_CONTROL_FORWARDER,
+    REMOTE_APPROVALS,
     TypeOrmAppServerStore,
     THREAD_STORE,
     ThreadRepository,

@@ -8,6 +8,7 @@ import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
 import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
 import { RelayingThreadEventBus } from '../../core/events/relaying-thread-event-bus';
+import { REMOTE_THREAD_JOIN } from '../../core/events/remote-thread-join';
 import { announceLostTurns } from '../../core/turns/lost-turn-announcement';
 import { THREAD_STORE, type ThreadStore } from '../../core/store/thread-store';
 import type { ThreadEventBus } from '../../core/events/thread-event-bus';
@@ -46,14 +47,30 @@ export class LostInstanceAnnouncer {
     ThreadEventRouting,
     {
       // Several instances on one PostgreSQL store: every broadcast also reaches the others' subscribers.
-      provide: THREAD_EVENT_BUS,
-      useFactory: (local: ThreadEventRouting, cluster: PostgresCluster | null): ThreadEventBus =>
-        cluster === null ? local : new RelayingThreadEventBus(local, cluster.relay),
+      provide: REMOTE_THREAD_JOIN,
+      useFactory: (
+        local: ThreadEventRouting,
+        cluster: PostgresCluster | null,
+      ): RelayingThreadEventBus | null =>
+        cluster === null ? null : new RelayingThreadEventBus(local, cluster.relay),
       inject: [ThreadEventRouting, POSTGRES_CLUSTER],
+    },
+    {
+      provide: THREAD_EVENT_BUS,
+      useFactory: (local: ThreadEventRouting, relaying: RelayingThreadEventBus | null): ThreadEventBus =>
+        relaying ?? local,
+      inject: [ThreadEventRouting, REMOTE_THREAD_JOIN],
     },
     ActiveTurns,
     LostInstanceAnnouncer,
   ],
-  exports: [ThreadSubscriptions, ThreadNotifications, AcpConnections, THREAD_EVENT_BUS, ActiveTurns],
+  exports: [
+    ThreadSubscriptions,
+    ThreadNotifications,
+    AcpConnections,
+    THREAD_EVENT_BUS,
+    REMOTE_THREAD_JOIN,
+    ActiveTurns,
+  ],
 })
 export class ThreadStateModule {}

@@ -7,7 +7,11 @@
  */
 import type { AppItem } from '../../../core/model/types';
 import type { ThreadEventName } from '../../../core/events/thread-event-bus';
-import type { RelayedThreadEvent, ThreadEventRelay } from '../../../core/events/thread-event-relay';
+import type {
+  RelayMark,
+  RelayedThreadEvent,
+  ThreadEventRelay,
+} from '../../../core/events/thread-event-relay';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
 
@@ -53,6 +57,10 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       .catch(() => undefined);
   }
 
+  markOf(threadId: string): RelayMark {
+    return { origin: this.channel.instanceId, seq: this.sent.get(threadId) ?? 0 };
+  }
+
   onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void {
     this.listeners.push(listener);
   }
@@ -65,6 +73,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       threadId: message.threadId,
       name: message.name,
       params: message.params,
+      mark: { origin: message.from, seq: message.seq },
     };
     if (last === undefined || message.seq === last + 1) {
       // Behind a repair still reading the store, so the thread's order holds.

@@ -19,7 +19,7 @@ const ANSWER_KIND = 'controlAnswer';
 
 export class NotifyTurnControl implements TurnControlForwarder {
   private readonly pending = new Map<string, (answer: ForwardedAnswer) => void>();
-  private answerer: ForwardedControlAnswerer | undefined;
+  private readonly answerers: ForwardedControlAnswerer[] = [];
 
   constructor(
     private readonly channel: ClusterChannel,
@@ -45,7 +45,7 @@ export class NotifyTurnControl implements TurnControlForwarder {
   }
 
   answerWith(answerer: ForwardedControlAnswerer): void {
-    this.answerer = answerer;
+    this.answerers.push(answerer);
   }
 
   private receive(message: ClusterMessage): void {
@@ -53,14 +53,21 @@ export class NotifyTurnControl implements TurnControlForwarder {
       this.pending.get(String(message.requestId))?.(message.answer as ForwardedAnswer);
       return;
     }
-    if (message.kind !== REQUEST_KIND || this.answerer === undefined) return;
-    const answer = this.answerer(
-      message.method as ForwardedControlMethod,
-      message.params as Record<string, unknown>,
-    );
-    if (answer === undefined) return;
-    void this.channel
-      .send({ kind: ANSWER_KIND, to: message.from, requestId: message.requestId, answer })
-      .catch(() => undefined);
+    if (message.kind !== REQUEST_KIND) return;
+    for (const answerer of this.answerers) {
+      const reply = answerer(
+        message.method as ForwardedControlMethod,
+        message.params as Record<string, unknown>,
+        message.from,
+      );
+      if (reply === undefined) continue;
+      const { afterAnswer, ...answer } = reply;
+      void this.channel
+        .send({ kind: ANSWER_KIND, to: message.from, requestId: message.requestId, answer })
+        .catch(() => undefined);
+      // Queued behind the answer, so what it sends reaches the asker after the answer.
+      afterAnswer?.();
+      return;
+    }
   }
 }

@@ -10,6 +10,7 @@ import { ClusterChannel } from './cluster-channel';
 import { InstanceHeartbeat } from './instance-heartbeat';
 import { NotifyThreadEventRelay } from './notify-thread-event-relay';
 import { NotifyTurnControl } from './notify-turn-control';
+import { NotifyRemoteApprovals } from './notify-remote-approvals';
 
 export class PostgresCluster {
   private constructor(
@@ -17,6 +18,7 @@ export class PostgresCluster {
     readonly relay: NotifyThreadEventRelay,
     readonly heartbeat: InstanceHeartbeat,
     readonly control: NotifyTurnControl,
+    readonly approvals: NotifyRemoteApprovals,
   ) {}
 
   static async start(
@@ -30,7 +32,13 @@ export class PostgresCluster {
     const relay = new NotifyThreadEventRelay(channel, store);
     const heartbeat = new InstanceHeartbeat(channel, store, onError);
     await heartbeat.start();
-    return new PostgresCluster(channel, relay, heartbeat, new NotifyTurnControl(channel));
+    return new PostgresCluster(
+      channel,
+      relay,
+      heartbeat,
+      new NotifyTurnControl(channel),
+      new NotifyRemoteApprovals(channel),
+    );
   }
 
   get instanceId(): string {

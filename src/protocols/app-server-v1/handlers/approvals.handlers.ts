@@ -2,19 +2,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { ApprovalResolveParamsDto } from '../dto';
-import { DomainErrors } from '../../../core/domain-error';
 import { RpcContext } from '../rpc-context';
-import { ApprovalRouter } from '../../../core/approvals/approval-router';
+import { ApprovalResolutions } from '../../../core/turns/approval-resolutions';
 
 @Injectable()
 export class ApprovalsHandlers {
-  constructor(@Inject(ApprovalRouter) private readonly router: ApprovalRouter) {}
+  constructor(@Inject(ApprovalResolutions) private readonly resolutions: ApprovalResolutions) {}
 
   @RpcMethod('approval/resolve')
-  resolve(params: ApprovalResolveParamsDto, ctx: RpcContext): Record<string, never> {
-    const announce = this.router.resolveByClient(ctx.connectionId, params);
-    if (announce === null) throw DomainErrors.unknownApprovalRequest();
-    ctx.afterResponse(announce);
+  async resolve(params: ApprovalResolveParamsDto, ctx: RpcContext): Promise<Record<string, never>> {
+    const announce = await this.resolutions.resolve(ctx.connectionId, params);
+    if (announce !== null) ctx.afterResponse(announce);
     return {};
   }
 }
