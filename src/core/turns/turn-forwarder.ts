@@ -99,15 +99,27 @@ export class TurnForwarder {
     return this.events.broadcast(turn.threadId, 'error/warning', params);
   }
 
-  /** A batch of events in order; an approval resolution is applied only after what came before it. */
+  /**
+   * A batch of events in order. An approval resolution is applied only after what came before it.
+   * An assistant delta is projected only once everything before it was sent, and sent at once:
+   * its notification carries only the chunk (§4.8), so the projector's text — which thread/read
+   * and thread/resume replay (§8.5: item/started's text plus every delta sent so far) — must never
+   * run ahead of the deltas sent. Every other notification carries the full item state, so a
+   * snapshot taken while it waits in the batch only shows a state the client is about to get.
+   */
   private async forwardBatch(turn: RunningTurn, events: readonly RunEvent[]): Promise<void> {
     let effects: ProjectionEffect[] = [];
     for (const event of events) {
       if (turn.abandoned) return;
-      if (event.type === 'approval_resolved') {
+      if (event.type === 'approval_resolved' || event.type === 'assistant_delta') {
         await this.applyEffects(turn, effects);
         effects = [];
-        await this.approvals.beforeResolvedEvent(turn, event);
+        if (turn.abandoned) return;
+      }
+      if (event.type === 'approval_resolved') await this.approvals.beforeResolvedEvent(turn, event);
+      if (event.type === 'assistant_delta') {
+        await this.applyEffects(turn, turn.projector.project(event));
+        continue;
       }
       for (const effect of turn.projector.project(event)) effects.push(effect);
     }
