@@ -7,8 +7,22 @@
 // text as the server must (for item/completed and replay) and serves several requests at once
 // (concurrent turns: notifications carry the request's threadId). No framework, no persistence,
 // no runtime.
+// It honours stdout backpressure as the App Server must (protocol.md §1.8): when the pipe to the
+// reader is full it pauses reading the model's responses until stdout drains. Ignoring it made
+// the floor buffer every unread line in memory (~130 MiB over a 100 000-chunk turn) — a floor that
+// no spec-abiding server may copy, so its memory growth was no floor at all.
 const http = require('node:http');
 const { onStdinRequests } = require('./stdin-requests');
+
+const streaming = new Set();
+process.stdout.on('drain', () => {
+  for (const response of streaming) response.resume();
+});
+
+function writeLine(line) {
+  if (process.stdout.write(line)) return;
+  for (const response of streaming) response.pause();
+}
 
 function relay(id, url, text, threadId = 'thread_00000000000000000000000000000001') {
   const body = JSON.stringify({
@@ -32,6 +46,7 @@ function relay(id, url, text, threadId = 'thread_0000000000000000000000000000000
     { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' } },
     (response) => {
       response.setEncoding('utf8');
+      streaming.add(response);
       let pending = '';
       let accumulated = '';
       response.on('data', (chunk) => {
@@ -49,14 +64,15 @@ function relay(id, url, text, threadId = 'thread_0000000000000000000000000000000
             accumulated += delta.content;
             item.payload = { text: delta.content };
             item.updatedAt = Date.now();
-            process.stdout.write(
+            writeLine(
               `${JSON.stringify({ jsonrpc: '2.0', method: 'item/agentMessage/delta', params: { ...item, delta: delta.content } })}\n`,
             );
           }
         }
       });
       response.on('end', () => {
-        process.stdout.write(
+        streaming.delete(response);
+        writeLine(
           `${JSON.stringify({ jsonrpc: '2.0', method: 'turn/completed', params: { threadId, status: 'completed', textLength: accumulated.length } })}\n`,
         );
       });

@@ -10,6 +10,8 @@ import { inspect } from 'node:util';
 export interface ProtocolOutput {
   /** Writes protocol bytes to the real stdout; returns false when the caller should wait for drain. */
   write(chunk: string | Uint8Array): boolean;
+  cork(): void;
+  uncork(): void;
   once(event: 'drain', listener: () => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
   /** The underlying stream, for end-of-output handling (flush on exit). */
@@ -33,6 +35,8 @@ console.debug = toStderr;
 
 export const protocolOutput: ProtocolOutput = {
   write: (chunk) => realWrite(chunk),
+  cork: () => stdout.cork(),
+  uncork: () => stdout.uncork(),
   once: (event, listener) => void stdout.once(event, listener),
   on: (event, listener) => void stdout.on(event, listener),
   stream: stdout,

@@ -5,22 +5,32 @@
  * forwarding (§1.8). A store failure is reported as `error/warning {code:"store"}` and the turn
  * goes on. The approval route is told about approval requests and consulted before an approval
  * item completes.
+ *
+ * Events that arrived while the previous ones were being forwarded are forwarded as one batch:
+ * their item states are written in one transaction (latest state of each item), and only then
+ * are their notifications sent, in order. So an item is durable before any notification of it
+ * (§8.11: what a client heard of survives a crash), at one commit per batch instead of one per
+ * item state.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RunEvent } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
 import { ApprovalRouter } from '../approvals/approval-router';
 import type { ItemVersion } from '../store/records';
+import { EventBatches } from './event-batches';
+import { coalesceItemVersions } from './item-write-batch';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { causeMessage } from '../../runtime/cause-message';
 import type { ErrorWarningParams } from '../model/types';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
-import type { ProjectionEffect } from './projection-effects';
+import type { ProjectedNotification, ProjectionEffect } from './projection-effects';
 import type { RunningTurn } from './running-turn';
 import type { TurnOutcome } from './turn-completion';
 
 /** Cancel reason when the event stream broke and the turn is finalized without it. */
 const BROKEN_STREAM_CANCEL_REASON = 'event stream failed';
+/** Most events forwarded as one batch: bounds how long the first of them waits for its commit. */
+const MAX_EVENTS_PER_BATCH = 256;
 
 @Injectable()
 export class TurnForwarder {
@@ -38,13 +48,17 @@ export class TurnForwarder {
    */
   async forward(turn: RunningTurn): Promise<TurnOutcome | null> {
     let streamError: { message: string } | null = null;
+    const batches = new EventBatches(turn.handle.events(), MAX_EVENTS_PER_BATCH);
     try {
-      for await (const event of turn.handle.events()) {
-        if (turn.abandoned) return null;
-        await this.forwardEvent(turn, event);
+      for (;;) {
+        const events = await batches.take();
+        if (events.length === 0 || turn.abandoned) break;
+        await this.forwardBatch(turn, events);
       }
     } catch (error) {
       streamError = { message: causeMessage(error) };
+    } finally {
+      batches.stop();
     }
     if (turn.abandoned) return null;
     if (streamError !== null) {
@@ -60,40 +74,90 @@ export class TurnForwarder {
     }
   }
 
-  /** Applies effects in order: persisted item states to the store, notifications to the subscribers. */
+  /**
+   * Applies effects in order: the persisted item states of a run of effects written in one
+   * transaction, then that run's notifications. A compaction item is written in its own
+   * transaction with the compacted history, after what came before it was applied.
+   */
   async applyEffects(turn: RunningTurn, effects: readonly ProjectionEffect[]): Promise<void> {
+    let writes: ItemVersion[] = [];
+    let notifications: ProjectedNotification[] = [];
     for (const effect of effects) {
-      if (turn.abandoned) return;
-      if (effect.kind === 'item') {
-        if (effect.persist) await this.persistItem(turn, effect.version, effect.compactedHistory);
-        continue;
-      }
-      const { method, params } = effect.notification;
-      await this.events.broadcast(turn.threadId, method, params);
-      if (method === 'approval/requested') this.approvals.open(turn, params);
+      if (effect.kind === 'notification') notifications.push(effect.notification);
+      else if (effect.persist && effect.compactedHistory !== undefined) {
+        await this.flush(turn, writes, notifications);
+        writes = [];
+        notifications = [];
+        await this.persistCompaction(turn, effect.version, effect.compactedHistory);
+      } else if (effect.persist) writes.push(effect.version);
     }
+    await this.flush(turn, writes, notifications);
   }
-
   /** `error/warning` for the turn (store failures, §4.13). */
   warn(turn: RunningTurn, code: ErrorWarningParams['code'], message: string): Promise<void> {
     const params: ErrorWarningParams = { threadId: turn.threadId, turnId: turn.turnId, code, message };
     return this.events.broadcast(turn.threadId, 'error/warning', params);
   }
 
-  private async forwardEvent(turn: RunningTurn, event: RunEvent): Promise<void> {
-    if (event.type === 'approval_resolved') await this.approvals.beforeResolvedEvent(turn, event);
-    await this.applyEffects(turn, turn.projector.project(event));
+  /**
+   * A batch of events in order. An approval resolution is applied only after what came before it.
+   * An assistant delta is projected only once everything before it was sent, and sent at once:
+   * its notification carries only the chunk (§4.8), so the projector's text — which thread/read
+   * and thread/resume replay (§8.5: item/started's text plus every delta sent so far) — must never
+   * run ahead of the deltas sent. Every other notification carries the full item state, so a
+   * snapshot taken while it waits in the batch only shows a state the client is about to get.
+   */
+  private async forwardBatch(turn: RunningTurn, events: readonly RunEvent[]): Promise<void> {
+    let effects: ProjectionEffect[] = [];
+    for (const event of events) {
+      if (turn.abandoned) return;
+      if (event.type === 'approval_resolved' || event.type === 'assistant_delta') {
+        await this.applyEffects(turn, effects);
+        effects = [];
+        if (turn.abandoned) return;
+      }
+      if (event.type === 'approval_resolved') await this.approvals.beforeResolvedEvent(turn, event);
+      if (event.type === 'assistant_delta') {
+        await this.applyEffects(turn, turn.projector.project(event));
+        continue;
+      }
+      for (const effect of turn.projector.project(event)) effects.push(effect);
+    }
+    await this.applyEffects(turn, effects);
   }
 
-  private async persistItem(
+  /** Writes the item states, then sends the notifications that follow them. */
+  private async flush(
+    turn: RunningTurn,
+    versions: readonly ItemVersion[],
+    notifications: readonly ProjectedNotification[],
+  ): Promise<void> {
+    if (turn.abandoned) return;
+    if (versions.length > 0) await this.persistItems(turn, coalesceItemVersions(versions));
+    for (const { method, params } of notifications) {
+      if (turn.abandoned) return;
+      await this.events.broadcast(turn.threadId, method, params);
+      if (method === 'approval/requested') this.approvals.open(turn, params);
+    }
+  }
+
+  private async persistItems(turn: RunningTurn, versions: readonly ItemVersion[]): Promise<void> {
+    try {
+      if (versions.length === 1) await this.store.items.upsert(versions[0]);
+      else await this.store.items.upsertMany(versions);
+    } catch (error) {
+      await this.warn(turn, 'store', causeMessage(error));
+    }
+  }
+
+  private async persistCompaction(
     turn: RunningTurn,
     version: ItemVersion,
-    compactedHistory: Message[] | undefined,
+    history: Message[],
   ): Promise<void> {
     const { threadId, turnId } = turn;
     try {
-      if (compactedHistory === undefined) await this.store.items.upsert(version);
-      else await this.store.completeCompaction({ threadId, turnId, version, history: compactedHistory });
+      await this.store.completeCompaction({ threadId, turnId, version, history });
     } catch (error) {
       await this.warn(turn, 'store', causeMessage(error));
     }

@@ -69,6 +69,8 @@ function fromTable(name: RpcErrorName, data?: unknown): RpcError {
   return new RpcError(row.code, row.message, data);
 }
 
+const SERVER_OVERLOADED = fromTable('ServerOverloaded');
+
 /** Constructors for the §6 errors the v1 layer raises itself (the core raises DomainErrors). */
 export const RpcErrors = {
   methodNotFound: (method: string): RpcError =>
@@ -87,7 +89,8 @@ export const RpcErrors = {
   /** -32603 carrying a cause's message (store, host, runner failures). */
   internal: (cause: unknown): RpcError =>
     new RpcError(RPC_ERROR_TABLE.InternalError.code, causeMessage(cause)),
-  serverOverloaded: (): RpcError => fromTable('ServerOverloaded'),
+  /** One shared instance: under a flood every rejection would otherwise capture a stack trace. */
+  serverOverloaded: (): RpcError => SERVER_OVERLOADED,
   notInitialized: (): RpcError => fromTable('NotInitialized'),
   alreadyInitialized: (): RpcError => fromTable('AlreadyInitialized'),
 } as const;

@@ -18,6 +18,9 @@ export interface InboundFramer {
 /** What the server needs of stdout; process.stdout and the CLI's guarded protocol output both fit. */
 export interface ProtocolStdout {
   write(chunk: string | Uint8Array): boolean;
+  /** Buffers writes until `uncork` (Writable semantics), so a burst of lines leaves in one writev. */
+  cork(): void;
+  uncork(): void;
   once(event: 'drain', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }

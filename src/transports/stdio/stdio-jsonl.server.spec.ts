@@ -16,6 +16,9 @@ class FakeStdout extends EventEmitter implements ProtocolStdout {
     return this.accepting;
   }
 
+  cork(): void {}
+  uncork(): void {}
+
   get messages(): Array<Record<string, unknown>> {
     return this.chunks
       .join('')

@@ -16,11 +16,34 @@ export const STDIO_JSONL_TRANSPORT = Symbol('STDIO_JSONL');
 export const JSONL_FRAMING: StdioFraming = {
   name: 'stdio-jsonl',
   createFramer: (maxMessageBytes) => new JsonlFramer(maxMessageBytes),
-  createSink: (stdout: ProtocolStdout): MessageSink => ({
-    write: (line) => stdout.write(line),
-    onDrain: (resume) => void stdout.once('drain', resume),
-  }),
+  createSink: (stdout: ProtocolStdout): MessageSink => coalescingSink(stdout),
 };
+
+/**
+ * Lines written in the same tick leave in one writev when the tick ends: one system call for a
+ * burst of responses instead of one per line (a pipe write per line was most of the server's
+ * time under 1,000 requests in flight). Each line is still written whole and in order, and
+ * `write` still reports the stream's backpressure, so §1.8's drain rule holds; the lines go out
+ * before any further I/O, so nothing waits for more input.
+ */
+function coalescingSink(stdout: ProtocolStdout): MessageSink {
+  let corked = false;
+  const flush = (): void => {
+    corked = false;
+    stdout.uncork();
+  };
+  return {
+    write: (line) => {
+      if (!corked) {
+        corked = true;
+        stdout.cork();
+        process.nextTick(flush);
+      }
+      return stdout.write(line);
+    },
+    onDrain: (resume) => void stdout.once('drain', resume),
+  };
+}
 
 export class StdioJsonlServer extends StdioProcessServer {
   constructor(

@@ -18,6 +18,9 @@ class FrameReader extends EventEmitter implements ProtocolStdout {
     return this.accepting;
   }
 
+  cork(): void {}
+  uncork(): void {}
+
   /** Every frame in order; throws when the bytes are not whole frames. */
   get frames(): Buffer[] {
     const bytes = Buffer.concat(this.chunks);

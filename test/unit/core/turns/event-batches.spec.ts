@@ -1,0 +1,102 @@
+import { EventBatches } from '../../../../src/core/turns/event-batches';
+import { coalesceItemVersions } from '../../../../src/core/turns/item-write-batch';
+import type { ItemVersion } from '../../../../src/core/store/records';
+import type { AppItem } from '../../../../src/core/model/types';
+
+/** A source the test feeds by hand; `fail` ends it with an error. */
+class ManualSource implements AsyncIterable<number> {
+  private readonly queue: Array<IteratorResult<number> | Error> = [];
+  private waiting: (() => void) | null = null;
+
+  push(value: number): void {
+    this.enqueue({ done: false, value });
+  }
+
+  end(): void {
+    this.enqueue({ done: true, value: undefined });
+  }
+
+  fail(error: Error): void {
+    this.enqueue(error);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<number> {
+    return {
+      next: async () => {
+        while (this.queue.length === 0) await new Promise<void>((resolve) => (this.waiting = resolve));
+        const head = this.queue.shift()!;
+        if (head instanceof Error) throw head;
+        return head;
+      },
+    };
+  }
+
+  private enqueue(entry: IteratorResult<number> | Error): void {
+    this.queue.push(entry);
+    this.waiting?.();
+    this.waiting = null;
+  }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('EventBatches', () => {
+  it('hands out everything that arrived while the consumer was busy, in order, up to the cap', async () => {
+    const source = new ManualSource();
+    const batches = new EventBatches(source, 3);
+    source.push(1);
+    expect(await batches.take()).toEqual([1]);
+    for (const value of [2, 3, 4, 5]) source.push(value);
+    await settle();
+    expect(await batches.take()).toEqual([2, 3, 4]);
+    expect(await batches.take()).toEqual([5]);
+    source.end();
+    expect(await batches.take()).toEqual([]);
+  });
+
+  it('throws a stream failure only after the events that came before it', async () => {
+    const source = new ManualSource();
+    const batches = new EventBatches(source, 10);
+    source.push(1);
+    source.push(2);
+    source.fail(new Error('broken'));
+    await settle();
+    expect(await batches.take()).toEqual([1, 2]);
+    await expect(batches.take()).rejects.toThrow('broken');
+  });
+
+  it('stops waiting once stopped', async () => {
+    const batches = new EventBatches(new ManualSource(), 10);
+    const pending = batches.take();
+    batches.stop();
+    expect(await pending).toEqual([]);
+  });
+});
+
+describe('coalesceItemVersions', () => {
+  const version = (itemId: string, changeSeq: number, status: string): ItemVersion => ({
+    item: { itemId, status } as unknown as AppItem,
+    createdSeq: 0,
+    changeSeq,
+  });
+
+  it('keeps the latest state of each item, in order of first appearance', () => {
+    const coalesced = coalesceItemVersions([
+      version('a', 1, 'inProgress'),
+      version('b', 2, 'inProgress'),
+      version('a', 3, 'completed'),
+      version('c', 4, 'completed'),
+      version('b', 5, 'completed'),
+    ]);
+    expect(coalesced.map((entry) => [entry.item.itemId, entry.changeSeq])).toEqual([
+      ['a', 3],
+      ['b', 5],
+      ['c', 4],
+    ]);
+  });
+
+  it('never lets an older state replace a newer one', () => {
+    const coalesced = coalesceItemVersions([version('a', 7, 'completed'), version('a', 6, 'inProgress')]);
+    expect(coalesced).toEqual([version('a', 7, 'completed')]);
+  });
+});
