@@ -20,6 +20,7 @@ import { FakeOpenAiServer, fakeSettingsDocument } from './fake-openai-server';
 import { DIST_MAIN, JsonlChild, type JsonMessage, type MessageChild } from './jsonl-child';
 import { assertValidServerMessage } from './schema-validation';
 import {
+  STORE_DRIVERS,
   createPostgresDatabaseSync,
   dropPostgresDatabase,
   postgresDatabaseUrl,
@@ -68,6 +69,15 @@ export function useTransport(transport: E2eTransport): void {
 
 export function currentTransport(): E2eTransport {
   return e2eTransport;
+}
+
+/**
+ * The store drivers a protocol suite runs on under the current transport: both over stdio
+ * (postgres.md §1), SQLite only over ws. The transport sits above the core and never reaches the
+ * store, so PostgreSQL × ws would cost a whole suite run more and test nothing the stdio run does not.
+ */
+export function storeDriversForTransport(): readonly StoreDriverName[] {
+  return e2eTransport === 'stdio' ? STORE_DRIVERS : ['sqlite'];
 }
 
 /** `it` for tests about stdio itself (byte framing, stdin EOF, stdout purity): skipped over ws. */
