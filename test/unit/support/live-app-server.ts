@@ -346,9 +346,14 @@ export async function runTurn(
   client: WireClient,
   threadId: string,
   input: Record<string, unknown>[],
+  /** How long the turn may take; long streamed turns on a loaded 2-core machine need more than the default. */
+  timeoutMs?: number,
 ): Promise<{ turnId: string; from: number; completed: WireMessage }> {
   const from = client.messages.length;
   const { turnId } = await client.call<{ turnId: string }>('turn/start', { threadId, input });
-  const completed = await client.waitForMethod('turn/completed', (p) => p.turnId === turnId, { from });
+  const completed = await client.waitForMethod('turn/completed', (p) => p.turnId === turnId, {
+    from,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
   return { turnId, from, completed };
 }

@@ -44,7 +44,7 @@ async function streamedTurn(stall: boolean): Promise<{ milliseconds: number; del
     stalled.stalled = stall;
 
     const started = performance.now();
-    const { from, completed } = await runTurn(reader, threadId, text('stream a long answer'));
+    const { from, completed } = await runTurn(reader, threadId, text('stream a long answer'), 60_000);
     const milliseconds = performance.now() - started;
     expect(completed.params).toMatchObject({ status: 'completed' });
     const deltas = reader
