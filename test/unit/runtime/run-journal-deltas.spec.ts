@@ -50,7 +50,8 @@ function streamedRun(deltas: number): RunEvent[] {
   emit(contentDelta(1), 2, { tag: 'kept' });
   emit(contentDelta(2), 2, undefined, noSession);
   emit(contentDelta(3), 0);
-  for (let index = 0; index < 40; index += 1) emit({ ...contentDelta(index), cycle_index: 2 }, 2);
+  for (let index = 0; index < 40; index += 1)
+    emit({ ...contentDelta(index), cycle_index: 2 } as RunEventPayload, 2);
   const odd = buildRunEvent(scope, contentDelta(5), { cycleIndex: 2 });
   odd.event_id = 'evt_NOT-HEX';
   events.push(odd);
