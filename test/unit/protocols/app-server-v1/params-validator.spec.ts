@@ -401,6 +401,19 @@ describe('validated params', () => {
     expect(run('thread/read', { threadId: 't', limit: '3' })).toMatchObject({ code: -32602 });
   });
 
+  it('for empty params are a fresh DTO instance on every call, and required members are reported every time', () => {
+    const spec = findClientRequest('model/list')!;
+    const one = validateParams(spec, {}) as Record<string, unknown>;
+    one.cursor = 'changed by a handler';
+    const two = validateParams(spec, {}) as Record<string, unknown>;
+    expect(two).not.toBe(one);
+    expect(two.constructor.name).toBe('ModelListParamsDto');
+    expect(two.cursor).toBeUndefined();
+    for (let call = 0; call < 3; call += 1) {
+      expect(run('thread/read', {})).toEqual(first('/threadId', 'is required'));
+    }
+  });
+
   it('never let __proto__ reach the DTO prototype', () => {
     const params = JSON.parse('{"__proto__":{"threadId":"injected"}}') as unknown;
     expect(run('thread/archive', params)).toEqual(first('/threadId', 'is required'));
