@@ -1,10 +1,11 @@
 /** Trimming of conversation history to the model's context length (runtime.md §11.6). */
+import { codePointLength } from './code-points';
 import type { Message } from './messages';
 
 const DEFAULT_OUTPUT_RESERVE = 16384;
 
 export function codePoints(text: string | undefined): number {
-  return text === undefined ? 0 : [...text].length;
+  return text === undefined ? 0 : codePointLength(text);
 }
 
 /** Code points of content, reasoning and every tool call's name and arguments. */

@@ -170,5 +170,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   await sink.emit(terminalEventPayload(outcome));
   await sink.flush();
   if (sink.storeFailure !== null) throw new Error(sink.storeFailure);
-  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, promptSize, journal.snapshot());
+  return buildRunResult(identity, outcome, ledger.snapshot(), conversation, promptSize, () =>
+    journal.snapshot(),
+  );
 }

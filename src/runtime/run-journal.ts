@@ -1,8 +1,19 @@
 /** The run's append-only event journal with independent, lossless readers (runtime.md §4 `events()`). */
 import { TERMINAL_EVENT_TYPES, type RunEvent } from './events/types';
+import { StreamDeltaRun } from './journal/stream-delta-run';
+
+/**
+ * The last events appended are also kept as the objects that were appended, so a reader that keeps
+ * up (the usual case) gets them without a rebuild; older stream deltas are rebuilt from their
+ * compact run. Either way a reader sees events deep-equal to what was appended.
+ */
+const RECENT = 256;
 
 export class RunJournal {
-  private readonly entries: RunEvent[] = [];
+  /** Events in order; consecutive stream deltas share one compact run. */
+  private readonly entries: Array<RunEvent | StreamDeltaRun> = [];
+  private readonly recent: RunEvent[] = new Array<RunEvent>(RECENT);
+  private count = 0;
   private closed = false;
   private terminal = false;
   private wakeups: Array<() => void> = [];
@@ -10,7 +21,9 @@ export class RunJournal {
   /** Appends an event; the journal closes itself after the terminal event. */
   append(event: RunEvent): void {
     if (this.closed) throw new Error('run journal is closed');
-    this.entries.push(event);
+    this.store(event);
+    this.recent[this.count % RECENT] = event;
+    this.count += 1;
     if (TERMINAL_EVENT_TYPES.includes(event.type)) {
       this.terminal = true;
       this.closed = true;
@@ -29,18 +42,46 @@ export class RunJournal {
     return this.terminal;
   }
 
+  /** Every event journaled so far, in order (rebuilt: the caller owns the array and its objects). */
   snapshot(): RunEvent[] {
-    return [...this.entries];
+    const events: RunEvent[] = [];
+    for (const entry of this.entries) {
+      if (entry instanceof StreamDeltaRun)
+        for (let index = 0; index < entry.length; index += 1) events.push(entry.at(index));
+      else events.push(entry);
+    }
+    return events;
   }
 
   /** A new reader that replays from the first event, then follows live events until the journal closes. */
   reader(): AsyncIterableIterator<RunEvent> {
     let position = 0;
+    let entry = 0;
+    let inner = 0;
     let finished = false;
+    // Called only when an event is there: the current run has more, or a later entry exists.
+    const take = (): RunEvent => {
+      let current = this.entries[entry];
+      if (current instanceof StreamDeltaRun && inner === current.length) {
+        entry += 1;
+        inner = 0;
+        current = this.entries[entry];
+      }
+      let event: RunEvent;
+      if (current instanceof StreamDeltaRun) {
+        event = position >= this.count - RECENT ? this.recent[position % RECENT] : current.at(inner);
+        inner += 1;
+      } else {
+        event = current;
+        entry += 1;
+      }
+      position += 1;
+      return event;
+    };
     const next = async (): Promise<IteratorResult<RunEvent>> => {
       for (;;) {
         if (finished) return { done: true, value: undefined };
-        if (position < this.entries.length) return { done: false, value: this.entries[position++] };
+        if (position < this.count) return { done: false, value: take() };
         if (this.closed) {
           finished = true;
           continue;
@@ -57,6 +98,12 @@ export class RunJournal {
       [Symbol.asyncIterator]: () => iterator,
     };
     return iterator;
+  }
+
+  private store(event: RunEvent): void {
+    const last = this.entries.at(-1);
+    if (last instanceof StreamDeltaRun && last.tryAppend(event)) return;
+    this.entries.push(StreamDeltaRun.startWith(event) ?? event);
   }
 
   private wake(): void {

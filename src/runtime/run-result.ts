@@ -19,8 +19,13 @@ export function buildRunResult(
   tokenUsage: TaskTokenUsage,
   conversation: Conversation,
   promptSize: PromptSizeTracker,
-  events: RunEvent[],
+  /** The journal's events; read on first access of `result.events` and kept from then on. */
+  journalEvents: () => RunEvent[],
 ): RunResult {
+  // The journal keeps stream deltas compactly; rebuilding all of them as objects when the run ends
+  // would bring back the memory that saves (issue 11), and hosts that stream events() never read
+  // `events`, so the array is built on its first read.
+  let events: RunEvent[] | undefined;
   const compactedHistory = conversation.compactedHistory();
   const figure = promptSize.figure();
   return {
@@ -39,6 +44,9 @@ export function buildRunResult(
     newMessages: conversation.newMessages(),
     ...(compactedHistory !== undefined ? { compactedHistory } : {}),
     ...(figure !== undefined ? { promptSize: figure } : {}),
-    events,
+    get events(): RunEvent[] {
+      events ??= journalEvents();
+      return events;
+    },
   };
 }

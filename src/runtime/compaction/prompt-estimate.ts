@@ -20,6 +20,22 @@ export interface PromptAnchor {
   sentMessages: number;
 }
 
+/**
+ * Characters of the tool specs' JSON, per specs list: the list is replaced, never changed, when
+ * the tools change (a dynamic refresh), and serializing it before every model call was a cost
+ * growing with nothing.
+ */
+const toolSpecChars = new WeakMap<readonly ToolSpec[], number>();
+
+function toolSpecsChars(toolSpecs: readonly ToolSpec[]): number {
+  let chars = toolSpecChars.get(toolSpecs);
+  if (chars === undefined) {
+    chars = toolSpecs.length > 0 ? codePoints(JSON.stringify(toolSpecs)) : 0;
+    toolSpecChars.set(toolSpecs, chars);
+  }
+  return chars;
+}
+
 function charsOf(messages: readonly Message[]): number {
   return messages.reduce((sum, message) => sum + messageChars(message), 0);
 }
@@ -33,8 +49,7 @@ export function estimatePromptTokens(
   if (anchor !== null && anchor.sentMessages <= messages.length) {
     return anchor.promptTokens + Math.ceil(charsOf(messages.slice(anchor.sentMessages)) / 4);
   }
-  const toolChars = toolSpecs.length > 0 ? codePoints(JSON.stringify(toolSpecs)) : 0;
-  return Math.ceil((charsOf(messages) + toolChars) / 4);
+  return Math.ceil((charsOf(messages) + toolSpecsChars(toolSpecs)) / 4);
 }
 
 /** The anchor a completed normal call gives, or null when its usage was not provider-reported. */

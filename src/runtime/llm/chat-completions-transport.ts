@@ -7,6 +7,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { performance } from 'node:perf_hooks';
 import { AttemptFailure, httpErrorText, parseRetryAfterMs } from './attempt-failure';
 
 /** Receives a 2xx body. `push` returns true once the body is complete (e.g. `[DONE]` was read). */
@@ -48,12 +49,21 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
     let request: http.ClientRequest | null = null;
 
     const onAbort = (): void => fail(new AttemptFailure('request cancelled', 'cancelled'));
-    const expire = (): void => fail(new AttemptFailure(timeoutText(attempt.timeoutMs), 'timeout'));
-    let timer = setTimeout(expire, attempt.timeoutMs);
-    /** Restarts the idle timeout: called when the headers and each body chunk arrive. */
+    /**
+     * The idle timeout is one timer that, when it fires, re-arms for what is left of the window
+     * since the last progress: re-creating a timer for every body chunk was a timer-list insert
+     * per streamed delta.
+     */
+    let lastProgressAt = performance.now();
+    const expireIfIdle = (): void => {
+      const idleMs = performance.now() - lastProgressAt;
+      if (idleMs >= attempt.timeoutMs) fail(new AttemptFailure(timeoutText(attempt.timeoutMs), 'timeout'));
+      else if (!settled) timer = setTimeout(expireIfIdle, attempt.timeoutMs - idleMs);
+    };
+    let timer = setTimeout(expireIfIdle, attempt.timeoutMs);
+    /** Restarts the idle window: called when the headers and each body chunk arrive. */
     const progressed = (): void => {
-      clearTimeout(timer);
-      if (!settled) timer = setTimeout(expire, attempt.timeoutMs);
+      lastProgressAt = performance.now();
     };
     signal.addEventListener('abort', onAbort, { once: true });
 

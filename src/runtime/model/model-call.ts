@@ -15,6 +15,7 @@ import {
   type ToolSpec,
 } from './types';
 import { isPromptTooLong } from './prompt-too-long';
+import { codePointLength } from '../code-points';
 
 export interface ModelCallSetup {
   sink: RunEventSink;
@@ -51,10 +52,6 @@ export function classifyModelError(
     status: definitive ? 'failed' : 'ambiguous',
     message,
   };
-}
-
-function codePointLength(text: string): number {
-  return [...text].length;
 }
 
 /** Stream callbacks → delta events; silenced once the call has settled. */

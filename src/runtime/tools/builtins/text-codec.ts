@@ -1,5 +1,8 @@
 /** UTF-8 decoding, hashing and code-point helpers shared by the file tools. */
 import { createHash } from 'node:crypto';
+import { codePointLength } from '../../code-points';
+
+export { codePointLength };
 
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -30,21 +33,6 @@ export function encodeUtf8(text: string, withBom: boolean): Buffer {
 
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** Number of Unicode code points (what the spec calls characters). */
-export function codePointLength(text: string): number {
-  let count = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const unit = text.charCodeAt(index);
-    // A high surrogate followed by a low one is a single code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
-    }
-    count += 1;
-  }
-  return count;
 }
 
 /** The first `count` code points. */
