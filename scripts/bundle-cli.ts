@@ -8,10 +8,11 @@
  * module is the directory src/package-layout.ts compiles to, through which modules find package
  * files (package.json, the embedded schema, the search worker).
  */
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stampBundle } from '../src/cli/code-cache/bundle-stamp';
+import { deferredTimestampFormat } from './cli-bundle/deferred-timestamp-format';
 
 const root = join(__dirname, '..');
 const outfile = join(root, 'dist', 'cli-bundle.js');
@@ -55,18 +56,26 @@ function escapeNonAscii(text: string): string {
   });
 }
 
-const result = buildSync({
-  entryPoints: [join(root, 'dist', 'cli', 'cli-main.js')],
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  write: false,
-  outfile,
-  external: EXTERNAL,
-  legalComments: 'eof',
-  logLevel: 'warning',
+async function bundleCli(): Promise<void> {
+  const result = await build({
+    entryPoints: [join(root, 'dist', 'cli', 'cli-main.js')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    outfile,
+    external: EXTERNAL,
+    plugins: [deferredTimestampFormat],
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  const body = escapeNonAscii(result.outputFiles[0].text);
+  writeFileSync(outfile, stampBundle(body));
+  process.stderr.write(`bundled the CLI into ${outfile} (${(body.length / 1e6).toFixed(1)} MB)\n`);
+}
+
+bundleCli().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
 });
-const body = escapeNonAscii(result.outputFiles[0].text);
-writeFileSync(outfile, stampBundle(body));
-process.stderr.write(`bundled the CLI into ${outfile} (${(body.length / 1e6).toFixed(1)} MB)\n`);

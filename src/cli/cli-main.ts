@@ -8,7 +8,7 @@ import { parseCommandLine } from './command-line-parser';
 import { HELP_TEXT } from './help-text';
 import { commandHelp, USAGE_LINE } from './command-help';
 import { packageVersion } from './package-version';
-import type { CliInvocation } from './cli-invocation';
+import { isServerInvocation, type CliInvocation } from './cli-invocation';
 
 function exitWhenFlushed(code: number): void {
   protocolOutput.stream.write('', () => process.exit(code));
@@ -31,6 +31,10 @@ async function run(invocation: CliInvocation): Promise<number> {
     return 2;
   }
   await import('reflect-metadata');
+  if (isServerInvocation(invocation)) {
+    const { runServerCommand } = await import('./server-command');
+    return runServerCommand(invocation);
+  }
   const { runCli } = await import('./run-cli');
   return runCli(invocation);
 }
