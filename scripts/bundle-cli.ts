@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stampBundle } from '../src/cli/code-cache/bundle-stamp';
+import { escapeNonAscii } from './cli-bundle/ascii-escape';
 import { deferredTimestampFormat } from './cli-bundle/deferred-timestamp-format';
 
 const root = join(__dirname, '..');
@@ -41,20 +42,6 @@ const EXTERNAL = [
   'prettier',
   '@fig/complete-commander',
 ];
-
-/**
- * esbuild escapes non-ASCII characters in strings but leaves them in regular expression literals
- * and comments. Escaping those as well makes the bundle ASCII, so the loader reads it as latin1 and
- * V8 holds a one-byte string: half the memory of a two-byte one, no UTF-8 decoding. `\uXXXX` is the
- * same character in a regular expression; an identity escape (`\é`) loses its backslash, and a
- * backslash that is itself escaped (`\\é`) stays.
- */
-function escapeNonAscii(text: string): string {
-  return text.replace(/(\\*)([\u0080-\uffff])/g, (_match, slashes: string, character: string) => {
-    const kept = slashes.slice(0, slashes.length - (slashes.length % 2));
-    return `${kept}\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
 
 async function bundleCli(): Promise<void> {
   const result = await build({

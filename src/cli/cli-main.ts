@@ -9,6 +9,7 @@ import { HELP_TEXT } from './help-text';
 import { commandHelp, USAGE_LINE } from './command-help';
 import { packageVersion } from './package-version';
 import { isServerInvocation, type CliInvocation } from './cli-invocation';
+import { saveCodeCacheAfterStartup } from './code-cache/code-cache-save';
 
 function exitWhenFlushed(code: number): void {
   protocolOutput.stream.write('', () => process.exit(code));
@@ -32,6 +33,7 @@ async function run(invocation: CliInvocation): Promise<number> {
   }
   await import('reflect-metadata');
   if (isServerInvocation(invocation)) {
+    saveCodeCacheAfterStartup();
     const { runServerCommand } = await import('./server-command');
     return runServerCommand(invocation);
   }

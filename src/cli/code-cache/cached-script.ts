@@ -1,16 +1,12 @@
 /**
  * Runs a CommonJS file through `vm.Script` with a V8 code cache (Node 20 has no built-in compile
  * cache; `module.enableCompileCache()` arrived in Node 22.1). With an accepted cache V8 skips
- * compiling the functions the last run compiled; without one, the script runs normally and its cache
- * is written once start-up is over, so it holds the lazily compiled functions start-up ran.
+ * compiling the functions the run that made it compiled; without one, the script compiles as usual.
  */
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { constants, Script } from 'node:vm';
 import type { CodeCacheStore } from './code-cache-store';
-
-/** When the cache is (re)written: after start-up has compiled what it needs, or at exit if sooner. */
-export const CACHE_WRITE_DELAY_MS = 1_000;
 
 export type CacheOutcome = 'accepted' | 'absent' | 'rejected' | 'unkeyed';
 
@@ -18,8 +14,11 @@ export interface CachedScriptRun {
   outcome: CacheOutcome;
   /** The script's `module.exports`. */
   exports: unknown;
-  /** Writes the cache now when it is due (idempotent; the timer and the exit hook call it too). */
-  saveCache(): void;
+  /**
+   * Writes a cache of what has been compiled so far, when the store had none or V8 rejected it; a
+   * no-op otherwise and after the first call. Returns whether a cache was written.
+   */
+  saveCache(): boolean;
 }
 
 type ModuleWrapper = (
@@ -30,10 +29,7 @@ type ModuleWrapper = (
   dirname: string,
 ) => void;
 
-/**
- * `store` null: the script has no content key, so no cache is read or written for it. The write is
- * scheduled on an unref'd timer and on process exit; `saveCache` lets a caller force it.
- */
+/** `store` null: the script has no content key, so no cache is read or written for it. */
 export function runCachedScript(
   filename: string,
   source: string,
@@ -51,28 +47,22 @@ export function runCachedScript(
       ? 'unkeyed'
       : cachedData === undefined
         ? 'absent'
-        : script.cachedDataRejected
+        : script.cachedDataRejected === true
           ? 'rejected'
           : 'accepted';
 
   let due = outcome === 'absent' || outcome === 'rejected';
-  let timer: NodeJS.Timeout | undefined;
-  const saveCache = (): void => {
-    if (!due || store === null) return;
+  const saveCache = (): boolean => {
+    if (!due || store === null) return false;
     due = false;
-    clearTimeout(timer);
-    process.removeListener('exit', saveCache);
     try {
-      if (store.writable()) store.write(script.createCachedData());
+      // Checked first: producing the data costs tens of milliseconds.
+      return store.writable() && store.write(script.createCachedData());
     } catch {
       // A missing cache only costs the next start its speed-up.
+      return false;
     }
   };
-  if (due) {
-    timer = setTimeout(saveCache, CACHE_WRITE_DELAY_MS);
-    timer.unref();
-    process.once('exit', saveCache);
-  }
 
   const module = new Module(filename);
   module.filename = filename;
