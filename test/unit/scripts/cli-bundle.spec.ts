@@ -23,7 +23,7 @@ describe('escapeNonAscii', () => {
   ];
   it.each(cases)('%s: ASCII out, same value', (_name, code) => {
     const escaped = escapeNonAscii(code);
-    expect(/^[\x00-\x7f]*$/.test(escaped)).toBe(true);
+    expect(/^[ -~\t\n\r]*$/.test(escaped)).toBe(true);
     expect(evaluate(escaped)).toEqual(evaluate(code));
   });
 });
@@ -49,7 +49,8 @@ describe('deferTimestampFormat (Nest logger modules)', () => {
       const resolved = require.resolve(id, { paths: [dirname(path)] });
       return resolved.startsWith(NEST_COMMON) && resolved.endsWith('.js')
         ? loadAsBundled(resolved, loaded)
-        : require(resolved);
+        : // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module loader by design
+          require(resolved);
     };
     const source = readFileSync(path, 'utf8');
     const body = NEST_LOGGER_MODULES.test(path) ? deferTimestampFormat(source, path) : source;
@@ -67,13 +68,13 @@ describe('deferTimestampFormat (Nest logger modules)', () => {
     for (const path of modules) expect(NEST_LOGGER_MODULES.test(path)).toBe(true);
   });
 
-  it('the deferred ConsoleLogger prints the same timestamp as the original', () => {
+  it('the deferred ConsoleLogger prints the same timestamp as the original', async () => {
     const now = Date.UTC(2026, 11, 3, 12, 34, 56);
     jest.spyOn(Date, 'now').mockReturnValue(now);
     try {
       type WithTimestamp = { getTimestamp(): string };
       type LoggerClass = new () => WithTimestamp;
-      const original = new (require(modules[0]).ConsoleLogger as LoggerClass)();
+      const original = new ((await import(modules[0])) as { ConsoleLogger: LoggerClass }).ConsoleLogger();
       const deferred = new (
         (loadAsBundled(modules[0]) as Record<string, unknown>).ConsoleLogger as LoggerClass
       )();

@@ -8,14 +8,16 @@ describe('code cache save timing', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  function newExitListeners(before: Function[]): Function[] {
-    return process.listeners('exit').filter((listener) => !before.includes(listener));
+  type Listener = (...args: unknown[]) => void;
+
+  function newExitListeners(before: Listener[]): Listener[] {
+    return (process.listeners('exit') as Listener[]).filter((listener) => !before.includes(listener));
   }
 
   it('saves once, after the start-up delay, and no longer at exit', () => {
     const save = jest.fn();
     offerCodeCacheSave(save);
-    const before = process.listeners('exit');
+    const before = process.listeners('exit') as Listener[];
     saveCodeCacheAfterStartup();
     expect(newExitListeners(before)).toHaveLength(1);
     jest.advanceTimersByTime(CODE_CACHE_SAVE_DELAY_MS - 1);
@@ -30,7 +32,7 @@ describe('code cache save timing', () => {
   it('a process that exits before the delay saves at exit, once', () => {
     const save = jest.fn();
     offerCodeCacheSave(save);
-    const before = process.listeners('exit');
+    const before = process.listeners('exit') as Listener[];
     saveCodeCacheAfterStartup();
     const [atExit] = newExitListeners(before);
     (atExit as () => void)();
@@ -41,7 +43,7 @@ describe('code cache save timing', () => {
   });
 
   it('without an offer (no bundle, or its cache was accepted) nothing is scheduled; an offer is used once', () => {
-    const before = process.listeners('exit');
+    const before = process.listeners('exit') as Listener[];
     saveCodeCacheAfterStartup();
     expect(newExitListeners(before)).toEqual([]);
     expect(jest.getTimerCount()).toBe(0);
