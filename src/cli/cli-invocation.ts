@@ -52,5 +52,12 @@ export type CliInvocation =
   /** native-messaging.md §2: install, uninstall or list the browser host files. */
   | { kind: 'native-host'; request: NativeHostRequest };
 
+/** The long-running commands, which start without nest-commander (server-command.ts). */
+export type ServerInvocation = Extract<CliInvocation, { kind: 'listen' } | { kind: 'acp' }>;
+
+export function isServerInvocation(invocation: CliInvocation): invocation is ServerInvocation {
+  return invocation.kind === 'listen' || invocation.kind === 'acp';
+}
+
 /** Nest injection token under which the parsed invocation reaches the commands. */
 export const CLI_INVOCATION = Symbol('CLI_INVOCATION');

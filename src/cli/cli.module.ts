@@ -2,12 +2,14 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CLI_INVOCATION, type CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { AppServerCommand } from './commands/app-server.command';
-import { AcpCommand } from './commands/acp.command';
 import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
 import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
 import { NativeHostCommand } from './commands/native-host.command';
 
-/** The nest-commander application: one command class per CLI command, fed the parsed invocation. */
+/**
+ * The nest-commander application for the one-shot commands, fed the parsed invocation. The servers
+ * (`app-server --listen`, `acp`) start without it (server-command.ts).
+ */
 @Module({})
 export class CliModule {
   static forInvocation(invocation: CliInvocation, outcome: CliOutcome): DynamicModule {
@@ -17,7 +19,6 @@ export class CliModule {
         { provide: CLI_INVOCATION, useValue: invocation },
         { provide: CliOutcome, useValue: outcome },
         AppServerCommand,
-        AcpCommand,
         SchemaCommand,
         GenerateTsCommand,
         DebugCommand,

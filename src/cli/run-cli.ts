@@ -4,24 +4,25 @@
  * to them, so commander's own option parsing and help never see user input.
  */
 import { CommandFactory, CommandRunnerService } from './nest-commander';
-import type { CliInvocation } from './cli-invocation';
+import type { CliInvocation, ServerInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { CliModule } from './cli.module';
 import { StderrLogger } from '../nest/stderr-logger';
 
-/** The invocations that run a command (help and usage errors are answered by main.ts). */
+/**
+ * The one-shot commands nest-commander runs. Help and usage errors are answered by cli-main.ts, and
+ * the servers start without nest-commander (server-command.ts).
+ */
 export type CommandInvocation = Exclude<
   CliInvocation,
-  { kind: 'help' } | { kind: 'version' } | { kind: 'usage-error' }
+  { kind: 'help' } | { kind: 'version' } | { kind: 'usage-error' } | ServerInvocation
 >;
 
 const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
-  listen: ['app-server'],
   schema: ['app-server', 'schema'],
   'generate-ts': ['app-server', 'generate-ts'],
   'debug-send-message': ['debug', 'app-server', 'send-message'],
   'native-host': ['native-host'],
-  acp: ['acp'],
 };
 
 export async function runCli(invocation: CommandInvocation): Promise<number> {

@@ -6,7 +6,16 @@
  * Build first (`npm run build`). The install compiles sqlite3 (no prebuilt binaries here): minutes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -17,6 +26,7 @@ import { AppServerClient, Runner, ScriptedModelProvider, startInProcessAppServer
 jest.setTimeout(60_000);
 
 const REPO = resolve(__dirname, '..', '..');
+const PLANTED_CACHE = join(REPO, 'dist', 'cli-bundle.0000000000000000-node0.0.0-x64.v8cache');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 interface PackedFile {
@@ -42,10 +52,13 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vv-package-e2e-'));
   app = join(root, 'app');
   mkdirSync(join(app, 'src'), { recursive: true });
+  // A code cache the repo's own CLI runs left in dist (src/main.ts) must not be packed.
+  writeFileSync(PLANTED_CACHE, 'not for the package');
   const [info] = JSON.parse(
     execFileSync(NPM, ['pack', '--json', '--pack-destination', root], { cwd: REPO, encoding: 'utf8' }),
   ) as Array<{ filename: string; files: PackedFile[] }>;
   packed = info.files;
+  rmSync(PLANTED_CACHE, { force: true });
   writeFileSync(
     join(app, 'package.json'),
     JSON.stringify({
@@ -92,6 +105,7 @@ describe('npm pack', () => {
         'dist/protocols/app-server-v1/schema/index.js',
         'dist/protocols/app-server-v1/schema/embedded-schema-files.json',
         'dist/cli/nest-commander.js',
+        'dist/cli-bundle.js',
         'schema/app-server/json/ServerNotification.json',
         'docs/embedding-guide.md',
         'docs/examples/nest-http-app.ts',
@@ -102,7 +116,8 @@ describe('npm pack', () => {
       (path) =>
         /^(src|test|bench|scripts|\.ci)\//.test(path) ||
         path.endsWith('.map') ||
-        path.endsWith('.tsbuildinfo'),
+        path.endsWith('.tsbuildinfo') ||
+        path.endsWith('.v8cache'),
     );
     expect(unexpected).toEqual([]);
   });
@@ -146,6 +161,55 @@ describe('installed into a fresh Nest application', () => {
     expect(readFileSync(join(root, 'schema-out', 'json', 'ServerNotification.json'), 'utf8')).toBe(
       readFileSync(join(REPO, 'schema', 'app-server', 'json', 'ServerNotification.json'), 'utf8'),
     );
+  });
+
+  it('the installed server runs from its bundle and leaves a V8 code cache beside it for the next start', async () => {
+    const installedDist = join(app, 'node_modules', 'vv-agent-app-server', 'dist');
+    const caches = (): string[] => readdirSync(installedDist).filter((name) => name.endsWith('.v8cache'));
+    expect(existsSync(join(installedDist, 'cli-bundle.js'))).toBe(true);
+    // The one-shot commands run earlier (--help, schema) write no cache: it would lack the server's code.
+    expect(caches()).toEqual([]);
+    const settings = join(root, 'cache-settings.json');
+    writeFileSync(
+      settings,
+      JSON.stringify(fakeSettingsDocument({ endpoints: [{ id: 'local', apiBase: model.baseUrl }] })),
+    );
+    const serve = async (run: number): Promise<string> => {
+      const client = AppServerClient.spawn({
+        command: join(app, 'node_modules', '.bin', 'vv-agent-app-server'),
+        args: [
+          'app-server',
+          '--listen',
+          'stdio',
+          '--settings',
+          settings,
+          '--backend',
+          'moonshot',
+          '--model',
+          'kimi-k3',
+          '--store',
+          join(root, `cache-store-${run}`, 'app-server.sqlite'),
+        ],
+        cwd: root,
+      });
+      const { userAgent } = await client.initialize({ name: 'package-e2e', version: '1.0.0' });
+      await client.close();
+      return userAgent;
+    };
+    const first = await serve(1);
+    expect(caches()).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^cli-bundle\\.[0-9a-f]{16}-node${process.versions.node.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
+        ),
+      ),
+    ]);
+    const [cache] = caches();
+    const written = statSync(join(installedDist, cache)).mtimeMs;
+    expect(await serve(2)).toBe(first);
+    // Accepted by the second start, so not rewritten.
+    expect(caches()).toEqual([cache]);
+    expect(statSync(join(installedDist, cache)).mtimeMs).toBe(written);
   });
 
   it('vv-agent-app-server/client loads none of Nest, TypeORM, sqlite3 or class-validator', () => {

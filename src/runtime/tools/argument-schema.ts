@@ -62,11 +62,15 @@ export function closeSchema(schema: JsonSchema): JsonSchema {
   return closed;
 }
 
-// One shared validator instance: compiled functions are cached per schema object below.
 function newAjv(): Ajv2020 {
   return new Ajv2020({ allErrors: true, strict: false, logger: false });
 }
-const ajv = newAjv();
+/**
+ * One shared validator instance, made on the first compile: building it (vocabularies and the
+ * 2020-12 meta-schema) costs ~15 ms, which would otherwise land on every start-up before the first
+ * request. Compiled functions are cached per schema object below.
+ */
+let sharedAjv: Ajv2020 | undefined;
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function toIssue(error: ErrorObject): ArgumentIssue {
@@ -96,7 +100,7 @@ export function compileArgumentSchema(closedSchema: JsonSchema): ArgumentValidat
   if (!validate) {
     try {
       // A schema with its own `$id` gets a private instance, so two tools may reuse an id.
-      const compiler = typeof closedSchema.$id === 'string' ? newAjv() : ajv;
+      const compiler = typeof closedSchema.$id === 'string' ? newAjv() : (sharedAjv ??= newAjv());
       validate = compiler.compile(closedSchema);
       // The compiled function stays usable; dropping Ajv's cache entry keeps per-turn tools from leaking.
       compiler.removeSchema(closedSchema);

@@ -21,6 +21,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['nest', 'client', 'protocols', 'transports', 'persistence', 'rpc', 'core', 'runtime'],
 };
 
+/**
+ * Top-level modules every folder may import. They must import nothing of ours, so they cannot
+ * close a cycle. package-layout.ts sits at the top because the CLI bundle's modules share the
+ * bundle's directory, which is the directory a top-level module compiles to (dist).
+ */
+const LEAVES: readonly string[] = ['package-layout.ts'];
+
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
     const path = join(directory, name);
@@ -38,11 +45,12 @@ describe('source layering', () => {
     const violations: string[] = [];
     for (const file of sourceFiles(SRC)) {
       const from = folderOf(file);
-      const allowed = ALLOWED[from];
+      const allowed = LEAVES.includes(from) ? [] : ALLOWED[from];
       if (allowed === undefined) continue; // package entry points (index.ts, main.ts)
       for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
         const to = folderOf(normalize(join(dirname(file), match[1])));
-        if (to !== from && !allowed.includes(to)) violations.push(`${relative(SRC, file)} -> ${match[1]}`);
+        if (to !== from && !allowed.includes(to) && !LEAVES.includes(`${to}.ts`))
+          violations.push(`${relative(SRC, file)} -> ${match[1]}`);
       }
     }
     expect(violations).toEqual([]);

@@ -7,11 +7,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SchemaFileSet } from './schema-files';
+import { CODE_DIR, PACKAGE_ROOT } from '../../../package-layout';
 
-/** `schema/app-server` of the package (src/protocols/app-server-v1/schema and its dist twin are both 4 deep). */
-export const COMMITTED_SCHEMA_DIR = resolve(__dirname, '..', '..', '..', '..', 'schema', 'app-server');
-/** The build's copy of the committed files, as one `SchemaFileSet` JSON document. */
-export const EMBEDDED_SCHEMA_FILE = join(__dirname, 'embedded-schema-files.json');
+/** `schema/app-server` of the package. */
+export const COMMITTED_SCHEMA_DIR = resolve(PACKAGE_ROOT, 'schema', 'app-server');
+/** The build's copy of the committed files, as one `SchemaFileSet` JSON document (next to this module in dist). */
+export const EMBEDDED_SCHEMA_FILE = join(
+  CODE_DIR,
+  'protocols',
+  'app-server-v1',
+  'schema',
+  'embedded-schema-files.json',
+);
 
 function filesWithSuffix(directory: string, suffix: string): string[] {
   return readdirSync(directory)

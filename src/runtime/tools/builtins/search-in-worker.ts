@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
+import { CODE_DIR } from '../../../package-layout';
+
 import type { SearchJob, SearchJobResult } from './search-job';
 import { BuiltinToolError } from './tool-error';
 
@@ -16,13 +18,14 @@ export const SEARCH_DEADLINE_MS = 10_000;
 export class SearchCancelled extends Error {}
 
 /**
- * The built worker is plain JavaScript next to this file; from TypeScript sources (tests, ts-node)
- * the worker compiles its entry with ts-node first.
+ * The built worker is plain JavaScript in dist (also when the CLI runs from its bundle); from
+ * TypeScript sources (tests, ts-node) the worker compiles its entry with ts-node first.
  */
 function workerBootstrap(): { code: string; entry: string; compile: boolean } {
-  const built = path.join(__dirname, 'search-worker.js');
+  const directory = path.join(CODE_DIR, 'runtime', 'tools', 'builtins');
+  const built = path.join(directory, 'search-worker.js');
   const compile = !existsSync(built);
-  const entry = compile ? path.join(__dirname, 'search-worker.ts') : built;
+  const entry = compile ? path.join(directory, 'search-worker.ts') : built;
   const code =
     "const { workerData } = require('node:worker_threads');\n" +
     "if (workerData.compile) require('ts-node').register({ transpileOnly: true });\n" +

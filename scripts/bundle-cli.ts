@@ -1,0 +1,68 @@
+/**
+ * Build step (`npm run build`, after tsc): bundles the CLI (dist/cli/cli-main.js and everything it
+ * loads) into dist/cli-bundle.js, which dist/main.js runs with a V8 code cache. One file instead of
+ * ~3,000 module loads is most of the cold-start gain (docs/performance-notes.md).
+ *
+ * The input is tsc's output, not the sources: esbuild does not emit decorator metadata, which Nest's
+ * dependency injection reads. The bundle sits directly in dist, so `__dirname` in every bundled
+ * module is the directory src/package-layout.ts compiles to, through which modules find package
+ * files (package.json, the embedded schema, the search worker).
+ */
+import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stampBundle } from '../src/cli/code-cache/bundle-stamp';
+import { escapeNonAscii } from './cli-bundle/ascii-escape';
+import { deferredTimestampFormat } from './cli-bundle/deferred-timestamp-format';
+
+const root = join(__dirname, '..');
+const outfile = join(root, 'dist', 'cli-bundle.js');
+
+/**
+ * Not bundled: the native SQLite addon; pg's optional native binding; packages Nest loads only for
+ * transports and platforms the App Server does not use (absent from node_modules); and `typescript`,
+ * `prettier` and `@fig/complete-commander`, which nest-commander's stack requires lazily on paths the
+ * CLI never takes (inlining them tripled the bundle and slowed start-up).
+ */
+const EXTERNAL = [
+  'sqlite3',
+  'pg-native',
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+  '@nestjs/platform-express',
+  '@nestjs/websockets',
+  '@nestjs/websockets/*',
+  'amqp-connection-manager',
+  'amqplib',
+  'ioredis',
+  'kafkajs',
+  'mqtt',
+  'nats',
+  'typescript',
+  'prettier',
+  '@fig/complete-commander',
+];
+
+async function bundleCli(): Promise<void> {
+  const result = await build({
+    entryPoints: [join(root, 'dist', 'cli', 'cli-main.js')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    outfile,
+    external: EXTERNAL,
+    plugins: [deferredTimestampFormat],
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  const body = escapeNonAscii(result.outputFiles[0].text);
+  writeFileSync(outfile, stampBundle(body));
+  process.stderr.write(`bundled the CLI into ${outfile} (${(body.length / 1e6).toFixed(1)} MB)\n`);
+}
+
+bundleCli().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
