@@ -311,14 +311,21 @@ export class RunProjector {
     live.item = { ...live.item, payload: { ...live.item.payload, text }, updatedAt: at };
     live.changeSeq = this.context.changeCounter.next();
     out.push({ kind: 'item', version: shallowVersion(live), persist: false });
-    const { payload: _accumulated, ...identity } = live.item;
+    // Named fields in the item's key order (payload moved last, as before): a rest/spread copy of
+    // the item took V8's generic property-copy path on every delta and was the largest self time
+    // of a streamed delta, and gave each params object a shape that JSON.stringify walks slowly.
+    const { itemId, threadId, turnId, createdAt, updatedAt } = live.item;
     this.notify(out, {
       method: 'item/agentMessage/delta',
       // type and status are restated with their (unchanged) values, so the delta's type is exact.
       params: {
-        ...identity,
+        itemId,
+        threadId,
+        turnId,
         type: 'agentMessage',
         status: 'inProgress',
+        createdAt,
+        updatedAt,
         payload: { text: event.delta },
         delta: event.delta,
       },

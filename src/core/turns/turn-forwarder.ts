@@ -80,6 +80,16 @@ export class TurnForwarder {
    * transaction with the compacted history, after what came before it was applied.
    */
   async applyEffects(turn: RunningTurn, effects: readonly ProjectionEffect[]): Promise<void> {
+    if (!effects.some((effect) => effect.kind === 'item' && effect.persist)) {
+      // Nothing to write (every streamed delta): the notifications go out without the write
+      // batching's bookkeeping, which cost a few async frames and arrays per delta.
+      for (const effect of effects) {
+        if (effect.kind !== 'notification') continue;
+        if (turn.abandoned) return;
+        await this.send(turn, effect.notification);
+      }
+      return;
+    }
     let writes: ItemVersion[] = [];
     let notifications: ProjectedNotification[] = [];
     for (const effect of effects) {
@@ -111,7 +121,7 @@ export class TurnForwarder {
     let effects: ProjectionEffect[] = [];
     for (const event of events) {
       if (turn.abandoned) return;
-      if (event.type === 'approval_resolved' || event.type === 'assistant_delta') {
+      if ((event.type === 'approval_resolved' || event.type === 'assistant_delta') && effects.length > 0) {
         await this.applyEffects(turn, effects);
         effects = [];
         if (turn.abandoned) return;
@@ -134,11 +144,15 @@ export class TurnForwarder {
   ): Promise<void> {
     if (turn.abandoned) return;
     if (versions.length > 0) await this.persistItems(turn, coalesceItemVersions(versions));
-    for (const { method, params } of notifications) {
+    for (const notification of notifications) {
       if (turn.abandoned) return;
-      await this.events.broadcast(turn.threadId, method, params);
-      if (method === 'approval/requested') this.approvals.open(turn, params);
+      await this.send(turn, notification);
     }
+  }
+
+  private async send(turn: RunningTurn, { method, params }: ProjectedNotification): Promise<void> {
+    await this.events.broadcast(turn.threadId, method, params);
+    if (method === 'approval/requested') this.approvals.open(turn, params);
   }
 
   private async persistItems(turn: RunningTurn, versions: readonly ItemVersion[]): Promise<void> {

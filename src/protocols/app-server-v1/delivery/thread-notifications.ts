@@ -113,7 +113,19 @@ export class ThreadNotifications implements ThreadEventBus {
     for (const connectionId of recipients) this.streamOf(threadId, connectionId);
     const channel = this.channels.get(threadId);
     if (channel === undefined) return;
-    const wanted = new Set(recipients);
+    // Recipients are distinct (they come from a subscription set): when every one has a stream
+    // and there are no other streams, nobody unsubscribed, and the common case (every streamed
+    // delta) skips building a set and walking the map.
+    const unchanged =
+      channel.streams.size === recipients.length &&
+      recipients.every((connectionId) => channel.streams.has(connectionId));
+    if (!unchanged) this.detachUnsubscribed(channel, new Set(recipients));
+    channel.log.append(notification);
+    for (const connectionId of recipients) channel.streams.get(connectionId)?.offer(notification);
+    this.forgetIfUnused(threadId, channel);
+  }
+
+  private detachUnsubscribed(channel: ThreadChannel, wanted: ReadonlySet<string>): void {
     for (const [connectionId, stream] of channel.streams) {
       if (!wanted.has(connectionId) && !stream.isHeld) {
         // Unsubscribed: it still drains what was due (the connection's queue holds on to it).
@@ -121,9 +133,6 @@ export class ThreadNotifications implements ThreadEventBus {
         channel.streams.delete(connectionId);
       }
     }
-    channel.log.append(notification);
-    for (const connectionId of wanted) channel.streams.get(connectionId)?.offer(notification);
-    this.forgetIfUnused(threadId, channel);
   }
 
   /** The connection's open stream for the thread, opened at the log's end when there is none. */
