@@ -311,14 +311,20 @@ export class RunProjector {
     live.item = { ...live.item, payload: { ...live.item.payload, text }, updatedAt: at };
     live.changeSeq = this.context.changeCounter.next();
     out.push({ kind: 'item', version: shallowVersion(live), persist: false });
-    const { payload: _accumulated, ...identity } = live.item;
+    const item = live.item;
     this.notify(out, {
       method: 'item/agentMessage/delta',
-      // type and status are restated with their (unchanged) values, so the delta's type is exact.
+      // A fixed-shape literal (same keys, same order as the item's identity) instead of a
+      // rest/spread copy: every delta then shares one hidden class, which matters when many of
+      // them wait for a slow reader. type and status are restated with their unchanged values.
       params: {
-        ...identity,
+        itemId: item.itemId,
+        threadId: item.threadId,
+        turnId: item.turnId,
         type: 'agentMessage',
         status: 'inProgress',
+        createdAt: item.createdAt,
+        updatedAt: item.updatedAt,
         payload: { text: event.delta },
         delta: event.delta,
       },
