@@ -54,6 +54,8 @@ export class TurnForwarder {
         const events = await batches.take();
         if (events.length === 0 || turn.abandoned) break;
         await this.forwardBatch(turn, events);
+        // §1.8: forwarding pauses while every reader lags; the runtime's events wait in its journal.
+        await this.events.paced(turn.threadId);
       }
     } catch (error) {
       streamError = { message: causeMessage(error) };
@@ -139,8 +141,6 @@ export class TurnForwarder {
       await this.events.broadcast(turn.threadId, method, params);
       if (method === 'approval/requested') this.approvals.open(turn, params);
     }
-    // §1.8: forwarding pauses while every reader lags; the runtime's events wait in its journal.
-    if (notifications.length > 0) await this.events.paced(turn.threadId);
   }
 
   private async persistItems(turn: RunningTurn, versions: readonly ItemVersion[]): Promise<void> {
