@@ -14,6 +14,7 @@ setInterval(() => {
   );
   process.stderr.write(
     `heap-sample used=${mib(memory.heapUsed)} total=${mib(memory.heapTotal)} external=${mib(memory.external)} ` +
-      `buffers=${mib(memory.arrayBuffers)} rss=${mib(memory.rss)} new=${mib(spaces.new_space ?? 0)} old=${mib(spaces.old_space ?? 0)}\n`,
+      `buffers=${mib(memory.arrayBuffers)} rss=${mib(memory.rss)} new=${mib(spaces.new_space ?? 0)} old=${mib(spaces.old_space ?? 0)} ` +
+      `large=${mib(spaces.large_object_space ?? 0)}\n`,
   );
 }, 100).unref();

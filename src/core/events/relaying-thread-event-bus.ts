@@ -60,6 +60,10 @@ export class RelayingThreadEventBus implements ThreadEventBus, RemoteThreadJoin 
     this.local.inThreadOrder(threadId, subscriberId, send);
   }
 
+  paced(threadId: string): Promise<void> {
+    return this.local.paced(threadId);
+  }
+
   markOf(threadId: string): RelayMark {
     return this.relay.markOf(threadId);
   }

@@ -2,7 +2,7 @@
  * How the domain announces what happens on a thread (protocol.md §7.1 "subscribers of the thread")
  * without knowing who reads it or over which protocol. The protocol layer implements it: each
  * subscriber reads the thread's events through its own cursor, so `broadcast` never waits for a
- * reader. `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
+ * reader; turn forwarding asks `paced` so the backlog of the fastest reader stays bounded. `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
  */
 
 /** The thread-scoped events the domain produces (named as in protocol.md §4). */
@@ -31,6 +31,12 @@ export interface ThreadEventBus {
   discardHold(threadId: string, subscriberId: string): void;
   /** Runs `send` now, or — while `subscriberId` is held — right after what was held before it. */
   inThreadOrder(threadId: string, subscriberId: string, send: () => void): void;
+  /**
+   * Settles once some reader of the thread keeps up (§1.8 "background turn forwarding pauses"):
+   * at once unless every reader has a long backlog of events it has not taken. Only a producer
+   * that may wait (turn forwarding) asks; `broadcast` itself never waits.
+   */
+  paced(threadId: string): Promise<void>;
 }
 
 export const THREAD_EVENT_BUS = Symbol('THREAD_EVENT_BUS');

@@ -4,6 +4,7 @@
  */
 import type { ConversationWrite } from '../store/records';
 import type { RunResult } from '../../runtime/run-config';
+import { copyJson } from '../model/json-copy';
 import { deriveInputText } from './input-text';
 
 /** An agent turn (turn/start, follow-ups) or a compaction turn (thread/compact, history.md §1). */
@@ -23,8 +24,8 @@ export function conversationChangeOf(
     return { messages: kind === 'compaction' ? [] : [{ role: 'user', content: deriveInputText(input) }] };
   }
   return {
-    messages: structuredClone(result.newMessages),
-    ...(result.compactedHistory ? { compactedHistory: structuredClone(result.compactedHistory) } : {}),
+    messages: copyJson(result.newMessages),
+    ...(result.compactedHistory ? { compactedHistory: copyJson(result.compactedHistory) } : {}),
     ...(result.promptSize ? { promptSize: { ...result.promptSize } } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Reads a run's event stream ahead of its consumer, so the consumer can take every event that
  * arrived while it was busy (e.g. waiting for a store commit) as one batch. The events are
- * already held by the run's journal; this only keeps references until they are taken.
+ * already held by the run's journal; this only keeps references to at most one batch ahead.
  */
 export class EventBatches<T> {
   private readonly buffered: T[] = [];
@@ -9,6 +9,8 @@ export class EventBatches<T> {
   private ended = false;
   private stopped = false;
   private wakeup: (() => void) | null = null;
+  /** Resolves the read-ahead's wait for room. */
+  private room: (() => void) | null = null;
   private readonly iterator: AsyncIterator<T>;
 
   constructor(
@@ -29,7 +31,11 @@ export class EventBatches<T> {
     while (this.buffered.length === 0 && !this.ended && !this.stopped) {
       await new Promise<void>((resolve) => (this.wakeup = resolve));
     }
-    if (this.buffered.length > 0) return this.buffered.splice(0, this.maxBatch);
+    if (this.buffered.length > 0) {
+      const batch = this.buffered.splice(0, this.maxBatch);
+      this.makeRoom();
+      return batch;
+    }
     if (this.failure !== null) {
       const { error } = this.failure;
       this.failure = null;
@@ -43,12 +49,18 @@ export class EventBatches<T> {
     if (this.stopped) return;
     this.stopped = true;
     this.wake();
+    this.makeRoom();
     void this.iterator.return?.()?.catch(() => undefined);
   }
 
   private async pump(): Promise<void> {
     try {
       while (!this.stopped) {
+        // Read ahead at most one batch: while the consumer is paused (outbound backpressure) the
+        // rest stays in the journal, compact, instead of here as one object per event.
+        while (this.buffered.length >= this.maxBatch && !this.stopped)
+          await new Promise<void>((resolve) => (this.room = resolve));
+        if (this.stopped) break;
         const next = await this.iterator.next();
         if (next.done === true || this.stopped) break;
         this.buffered.push(next.value);
@@ -65,5 +77,11 @@ export class EventBatches<T> {
     const wakeup = this.wakeup;
     this.wakeup = null;
     wakeup?.();
+  }
+
+  private makeRoom(): void {
+    const room = this.room;
+    this.room = null;
+    room?.();
   }
 }

@@ -17,6 +17,7 @@ import type {
   ErrorWarningParams,
   TurnCompletedParams,
 } from '../model/types';
+import { copyJson } from '../model/json-copy';
 import { toAppToolMetadata } from './app-tool-metadata';
 import {
   approvalPreview,
@@ -124,7 +125,7 @@ export class RunProjector {
 
   /** Remember a queued steer so its `steer_applied` userMessage carries the steer input array. */
   registerSteer(steer: SteerRegistration): void {
-    this.steers.push({ ...steer, input: structuredClone([...steer.input]), consumed: false });
+    this.steers.push({ ...steer, input: copyJson([...steer.input]), consumed: false });
   }
 
   /** The effects of one runtime event, in order. Nothing after finalize (§7.5). */
@@ -157,7 +158,7 @@ export class RunProjector {
         );
         break;
       case 'tool_call_planned':
-        this.plannedArguments.set(event.tool_call_id, structuredClone(event.arguments));
+        this.plannedArguments.set(event.tool_call_id, copyJson(event.arguments));
         break;
       case 'approval_requested':
         this.projectApprovalRequested(out, event);
@@ -252,16 +253,14 @@ export class RunProjector {
 
   item(itemId: string): AppItem | undefined {
     const live = this.items.get(itemId);
-    return live ? structuredClone(live.item) : undefined;
+    return live ? copyJson(live.item) : undefined;
   }
 
   /** The approval item (latest state) and the `approval/requested` params of a request. */
   approval(requestId: string): ProjectedApproval | undefined {
     const entry = this.approvals.get(requestId);
     const live = entry && this.items.get(entry.itemId);
-    return entry && live
-      ? { item: structuredClone(live.item), params: structuredClone(entry.params) }
-      : undefined;
+    return entry && live ? { item: copyJson(live.item), params: copyJson(entry.params) } : undefined;
   }
 
   private get kind(): TurnKind {
@@ -278,7 +277,7 @@ export class RunProjector {
     steered: boolean,
   ): void {
     const payload: Record<string, unknown> = { text };
-    if (input) payload.input = structuredClone([...input]);
+    if (input) payload.input = copyJson([...input]);
     if (steered) payload.steered = true;
     else this.userMessageProjected = true;
     const item = this.create(out, 'userMessage', 'completed', payload, at);
@@ -353,7 +352,7 @@ export class RunProjector {
         toolCallId: event.tool_call_id,
         toolName: event.tool_name,
         preview,
-        arguments: structuredClone(args),
+        arguments: copyJson(args),
       },
       eventTime(event),
     );
@@ -364,11 +363,11 @@ export class RunProjector {
       toolCallId: event.tool_call_id,
       toolName: event.tool_name,
       preview,
-      arguments: structuredClone(args),
+      arguments: copyJson(args),
     };
     this.approvals.set(event.request_id, { itemId: item.itemId, params });
     this.notify(out, { method: 'item/started', params: item });
-    this.notify(out, { method: 'approval/requested', params: structuredClone(params) });
+    this.notify(out, { method: 'approval/requested', params: copyJson(params) });
   }
 
   private projectApprovalResolved(out: ProjectionEffect[], event: RunEventOf<'approval_resolved'>): void {
@@ -385,7 +384,7 @@ export class RunProjector {
     const payload: Record<string, unknown> = {
       toolCallId: event.tool_call_id,
       toolName: event.tool_name,
-      arguments: structuredClone(event.arguments),
+      arguments: copyJson(event.arguments),
       ...toolMetadataMember(event.tool_metadata),
       ...this.mcpMember(event.tool_name),
     };
@@ -395,10 +394,10 @@ export class RunProjector {
     this.notify(out, {
       method: 'item/toolCall/delta',
       params: {
-        ...structuredClone(item),
+        ...copyJson(item),
         type: 'toolCall',
         status: 'inProgress',
-        delta: structuredClone(event.arguments),
+        delta: copyJson(event.arguments),
       },
     });
   }
@@ -485,8 +484,7 @@ export class RunProjector {
         ? open
         : // An end without a projected start: the item is born with its start state.
           this.mustGet(this.create(out, 'contextCompaction', 'inProgress', { trigger }, at).itemId);
-    const history =
-      compactedHistory === undefined ? {} : { compactedHistory: structuredClone(compactedHistory) };
+    const history = compactedHistory === undefined ? {} : { compactedHistory: copyJson(compactedHistory) };
     const item = this.change(out, live, { status, payload }, at, true, history);
     this.notify(out, { method: 'item/completed', params: item });
   }
@@ -540,7 +538,7 @@ export class RunProjector {
     const live: LiveItem = { item, createdSeq: seq, changeSeq: seq };
     this.items.set(item.itemId, live);
     out.push({ kind: 'item', version: snapshotVersion(live), persist: true });
-    return structuredClone(item);
+    return copyJson(item);
   }
 
   private change(
@@ -559,7 +557,7 @@ export class RunProjector {
     };
     live.changeSeq = this.context.changeCounter.next();
     out.push({ kind: 'item', version: snapshotVersion(live), persist, ...extra });
-    return structuredClone(live.item);
+    return copyJson(live.item);
   }
 
   private complete(out: ProjectionEffect[], itemId: string, status: AppItemStatus, at: number): void {
@@ -622,5 +620,5 @@ function shallowVersion(live: LiveItem): ItemVersion {
 }
 
 function snapshotVersion(live: LiveItem): ItemVersion {
-  return { item: structuredClone(live.item), createdSeq: live.createdSeq, changeSeq: live.changeSeq };
+  return { item: copyJson(live.item), createdSeq: live.createdSeq, changeSeq: live.changeSeq };
 }

@@ -5,6 +5,7 @@
 import type { RunResult } from '../../runtime/run-config';
 import { emptyProtocolTokenUsage, toProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
 import type { CompletionReasonValue, TurnCompletedParams, TurnStatus } from '../model/types';
+import { copyJson } from '../model/json-copy';
 
 export const DEFAULT_TURN_FAILED_ERROR = 'Turn failed';
 /** Error of a cancelled turn whose result carries no reason (the runtime's default cancel reason). */
@@ -67,7 +68,7 @@ export function projectTurnCompleted(identity: TurnIdentity, outcome: TurnOutcom
   };
 
   const { threadId: _threadId, turnId: _turnId, runId: _runId, status: _status, ...stored } = params;
-  return { status: terminal.status, params, result: structuredClone(stored) };
+  return { status: terminal.status, params, result: copyJson(stored) };
 }
 
 /** The §8.6 table for a run that produced a result. */

@@ -1,8 +1,8 @@
 /**
  * Forwards one turn's RunEvents (protocol.md §8.3): for each event in order, the projector's
  * effects are applied in order — item states written to the store at creation and completion
- * (deltas stay in memory), notifications broadcast and awaited so outbound backpressure pauses
- * forwarding (§1.8). A store failure is reported as `error/warning {code:"store"}` and the turn
+ * (deltas stay in memory), notifications broadcast, then forwarding paced by the thread's fastest
+ * reader so outbound backpressure pauses it (§1.8). A store failure is reported as `error/warning {code:"store"}` and the turn
  * goes on. The approval route is told about approval requests and consulted before an approval
  * item completes.
  *
@@ -54,6 +54,8 @@ export class TurnForwarder {
         const events = await batches.take();
         if (events.length === 0 || turn.abandoned) break;
         await this.forwardBatch(turn, events);
+        // §1.8: forwarding pauses while every reader lags; the runtime's events wait in its journal.
+        await this.events.paced(turn.threadId);
       }
     } catch (error) {
       streamError = { message: causeMessage(error) };

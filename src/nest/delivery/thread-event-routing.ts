@@ -36,6 +36,11 @@ export class ThreadEventRouting implements ThreadEventBus {
     this.busOf(subscriberId).inThreadOrder(threadId, subscriberId, send);
   }
 
+  /** ACP connections buffer their own updates (their SDK stream applies backpressure). */
+  paced(threadId: string): Promise<void> {
+    return this.appServer.paced(threadId);
+  }
+
   private busOf(subscriberId: string): ThreadEventBus {
     return this.acp.serves(subscriberId) ? this.acp : this.appServer;
   }

@@ -39,6 +39,11 @@ export class AcpSessionEvents implements ThreadEventBus {
     this.connections.get(subscriberId)?.discardHold(threadId);
   }
 
+  /** Never pauses the turn: an ACP connection's SDK stream holds and paces its own updates. */
+  paced(): Promise<void> {
+    return Promise.resolve();
+  }
+
   inThreadOrder(threadId: string, subscriberId: string, send: () => void): void {
     const connection = this.connections.get(subscriberId);
     if (connection === undefined) send();

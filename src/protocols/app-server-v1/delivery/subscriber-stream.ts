@@ -29,10 +29,17 @@ export class SubscriberStream implements OutboundSource {
   constructor(
     private readonly cursor: EventCursor<ThreadNotification>,
     readonly connection: Connection,
+    /** Called after each notification the connection took (the thread's pace follows it). */
+    private readonly onTaken: () => void = () => undefined,
   ) {}
 
   get isClosed(): boolean {
     return this.cursor.isClosed;
+  }
+
+  /** Notifications counted (due or held) and not yet taken. */
+  get backlog(): number {
+    return this.outstanding;
   }
 
   get isHeld(): boolean {
@@ -58,6 +65,7 @@ export class SubscriberStream implements OutboundSource {
       if (!this.wants(event)) continue;
       this.outstanding -= 1;
       if (this.endsAt !== null && this.outstanding === 0) this.cursor.close();
+      this.onTaken();
       return notificationMessage(event.method, event.params);
     }
     if (this.endsAt !== null) this.cursor.close();

@@ -2,8 +2,9 @@
  * Sends a thread's notifications to its recipients (protocol.md §7.1). Every notification of a
  * thread is appended once to the thread's event log; each subscribed connection reads the log
  * through its own cursor (a `SubscriberStream`) as fast as it writes, so a connection that stops
- * reading never slows the turn or the other subscribers, and holds no copies of what it missed.
- * Recipients are the subscribers at the moment a notification is produced.
+ * reading never slows the turn while another subscriber keeps up, and holds no copies of what it
+ * missed. When every subscriber lags, `paced` makes turn forwarding wait (§1.8), so the log holds
+ * a bounded backlog. Recipients are the subscribers at the moment a notification is produced.
  *
  * The `thread/resume` hold (§3.4 step 3): while a connection is held for a thread, its share of
  * that thread's notifications is counted but not yet due; `release` makes it due right after the
@@ -15,6 +16,7 @@ import { Notifier } from '../notifier';
 import type { ServerNotificationMethod } from '../registry';
 import type { ThreadEventBus } from '../../../core/events/thread-event-bus';
 import { ThreadEventLog } from '../../../core/events/thread-event-log';
+import { ReaderPace } from './reader-pace';
 import { SubscriberStream, type ThreadNotification } from './subscriber-stream';
 import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 
@@ -22,6 +24,8 @@ interface ThreadChannel {
   readonly log: ThreadEventLog<ThreadNotification>;
   /** connectionId → its stream; also streams still draining after an unsubscribe. */
   readonly streams: Map<string, SubscriberStream>;
+  /** Turn forwarding's pause for this thread, following its fastest stream. */
+  readonly pace: ReaderPace;
 }
 
 @Injectable()
@@ -38,6 +42,7 @@ export class ThreadNotifications implements ThreadEventBus {
       for (const [threadId, channel] of this.channels) {
         channel.streams.get(connection.id)?.close();
         channel.streams.delete(connection.id);
+        channel.pace.check();
         this.forgetIfUnused(threadId, channel);
       }
     });
@@ -100,7 +105,13 @@ export class ThreadNotifications implements ThreadEventBus {
     if (channel === undefined || stream === undefined) return;
     stream.close();
     channel.streams.delete(connectionId);
+    channel.pace.check();
     this.forgetIfUnused(threadId, channel);
+  }
+
+  /** Settles at once unless every subscriber of the thread lags far behind; then once one caught up. */
+  paced(threadId: string): Promise<void> {
+    return this.channels.get(threadId)?.pace.wait() ?? Promise.resolve();
   }
 
   /** Events the thread's log keeps for subscribers that have not read them yet (diagnostics, tests). */
@@ -131,6 +142,7 @@ export class ThreadNotifications implements ThreadEventBus {
         // Unsubscribed: it still drains what was due (the connection's queue holds on to it).
         stream.detach(channel.log.end);
         channel.streams.delete(connectionId);
+        channel.pace.check();
       }
     }
   }
@@ -141,19 +153,25 @@ export class ThreadNotifications implements ThreadEventBus {
     if (connection === undefined || connection.isClosed) return undefined;
     let channel = this.channels.get(threadId);
     if (channel === undefined) {
-      channel = { log: new ThreadEventLog(), streams: new Map() };
+      const streams = new Map<string, SubscriberStream>();
+      channel = { log: new ThreadEventLog(), streams, pace: new ReaderPace(() => streams.values()) };
       this.channels.set(threadId, channel);
     }
     let stream = channel.streams.get(connectionId);
     if (stream === undefined || stream.isClosed) {
-      stream = new SubscriberStream(channel.log.openCursor(), connection);
+      const { pace } = channel;
+      stream = new SubscriberStream(channel.log.openCursor(), connection, () => pace.check());
       channel.streams.set(connectionId, stream);
+      // A new reader starts with nothing to take: forwarding may go on for it.
+      pace.check();
     }
     return stream;
   }
 
   /** Every path that closes or detaches a stream removes it from the map, so the size tells. */
   private forgetIfUnused(threadId: string, channel: ThreadChannel): void {
-    if (channel.streams.size === 0) this.channels.delete(threadId);
+    if (channel.streams.size > 0) return;
+    this.channels.delete(threadId);
+    channel.pace.releaseAll();
   }
 }

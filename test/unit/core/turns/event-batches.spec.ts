@@ -65,6 +65,23 @@ describe('EventBatches', () => {
     await expect(batches.take()).rejects.toThrow('broken');
   });
 
+  it('reads at most one batch ahead of its consumer: the rest stays in the source', async () => {
+    let pulled = 0;
+    const source: AsyncIterable<number> = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => ({ done: false, value: (pulled += 1) }),
+      }),
+    };
+    const batches = new EventBatches(source, 4);
+    await settle();
+    expect(pulled).toBe(4);
+    expect(await batches.take()).toEqual([1, 2, 3, 4]);
+    await settle();
+    expect(pulled).toBe(8);
+    expect(await batches.take()).toEqual([5, 6, 7, 8]);
+    batches.stop();
+  });
+
   it('stops waiting once stopped', async () => {
     const batches = new EventBatches(new ManualSource(), 10);
     const pending = batches.take();

@@ -7,6 +7,7 @@ import { Notifier } from '../../../../../src/protocols/app-server-v1/notifier';
 import { ThreadNotifications } from '../../../../../src/protocols/app-server-v1/delivery/thread-notifications';
 import { ThreadSubscriptions } from '../../../../../src/core/events/thread-subscriptions';
 import { Connection } from '../../../../../src/rpc/connection';
+import { PACE_PAUSE_AT } from '../../../../../src/protocols/app-server-v1/delivery/reader-pace';
 
 interface Received {
   method: string;
@@ -138,6 +139,81 @@ describe('ThreadNotifications', () => {
     expect(notifications.retainedEvents('t1')).toBe(5_000 - 1);
     stalled.close();
     expect(notifications.retainedEvents('t1')).toBe(0);
+  });
+});
+
+describe('ThreadNotifications.paced (§1.8: turn forwarding pauses while every reader lags)', () => {
+  /** A connection whose sink is full until `drain` is called. */
+  function blockable(id: string, registry: ConnectionRegistry) {
+    const lines: string[] = [];
+    let full = true;
+    let drained: (() => void) | null = null;
+    const connection = new Connection(id, {
+      write: (line) => {
+        lines.push(line);
+        return !full;
+      },
+      onDrain: (listener) => (drained = listener),
+    });
+    connection.state.initialized = true;
+    connection.state.readyForNotifications = true;
+    registry.add(connection);
+    const drain = () => {
+      full = false;
+      const listener = drained;
+      drained = null;
+      listener?.();
+    };
+    return { connection, lines, drain };
+  }
+
+  const isSettled = async (promise: Promise<void>): Promise<boolean> => {
+    let settled = false;
+    void promise.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    return settled;
+  };
+
+  it('waits while the only reader has PACE_PAUSE_AT left to take, resumes once it caught up, loses nothing', async () => {
+    const { registry, subscriptions, notifications } = setup();
+    const slow = blockable('slow', registry);
+    subscriptions.subscribe('t1', 'slow');
+    // The first line is handed to the sink (which then reports it full); the rest wait.
+    for (let n = 0; n <= PACE_PAUSE_AT; n += 1)
+      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    expect(await isSettled(notifications.paced('t1'))).toBe(false);
+    const waiting = notifications.paced('t1');
+    slow.drain();
+    expect(await isSettled(waiting)).toBe(true);
+    expect(slow.lines.map((line) => (JSON.parse(line) as { params: { n: number } }).params.n)).toEqual(
+      Array.from({ length: PACE_PAUSE_AT + 1 }, (_, n) => n),
+    );
+    expect(await isSettled(notifications.paced('t1'))).toBe(true);
+  });
+
+  it('never waits while another reader keeps up, nor for a thread without readers', async () => {
+    const { connect, registry, subscriptions, notifications } = setup();
+    connect('reader');
+    blockable('stalled', registry);
+    subscriptions.subscribe('t1', 'reader');
+    subscriptions.subscribe('t1', 'stalled');
+    for (let n = 0; n < 2 * PACE_PAUSE_AT; n += 1)
+      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    expect(await isSettled(notifications.paced('t1'))).toBe(true);
+    expect(await isSettled(notifications.paced('no-readers'))).toBe(true);
+  });
+
+  it('resumes when the lagging reader goes away', async () => {
+    const { registry, subscriptions, notifications } = setup();
+    const slow = blockable('slow', registry);
+    subscriptions.subscribe('t1', 'slow');
+    // The first line is handed to the sink (which then reports it full); the rest wait.
+    for (let n = 0; n <= PACE_PAUSE_AT; n += 1)
+      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    const waiting = notifications.paced('t1');
+    expect(await isSettled(waiting)).toBe(false);
+    slow.connection.close();
+    expect(await isSettled(waiting)).toBe(true);
   });
 });
 
