@@ -11,6 +11,17 @@ export function copyJson<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copyJson((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const entry = copyJson((value as Record<string, unknown>)[key]);
+    // A `__proto__` key (JSON.parse makes it an own property) would set the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: entry,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = entry;
+  }
   return copy as T;
 }

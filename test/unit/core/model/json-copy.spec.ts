@@ -24,4 +24,13 @@ describe('copyJson', () => {
     expect(copied).toEqual(date);
     expect(copied).not.toBe(date);
   });
+
+  it('copies a parsed `__proto__` key as an own property, like structuredClone, without touching the prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+    const copy = copyJson(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(structuredClone(value)));
+  });
 });
