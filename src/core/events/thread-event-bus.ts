@@ -2,7 +2,8 @@
  * How the domain announces what happens on a thread (protocol.md §7.1 "subscribers of the thread")
  * without knowing who reads it or over which protocol. The protocol layer implements it: each
  * subscriber reads the thread's events through its own cursor, so `broadcast` never waits for a
- * reader; turn forwarding asks `paced` so the backlog of the fastest reader stays bounded. `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
+ * reader; turn forwarding asks `paced` so the backlog of the fastest reader stays bounded.
+ * `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
  */
 
 /** The thread-scoped events the domain produces (named as in protocol.md §4). */

@@ -82,16 +82,6 @@ export class TurnForwarder {
    * transaction with the compacted history, after what came before it was applied.
    */
   async applyEffects(turn: RunningTurn, effects: readonly ProjectionEffect[]): Promise<void> {
-    if (!effects.some((effect) => effect.kind === 'item' && effect.persist)) {
-      // Nothing to write (every streamed delta): the notifications go out without the write
-      // batching's bookkeeping, which cost a few async frames and arrays per delta.
-      for (const effect of effects) {
-        if (effect.kind !== 'notification') continue;
-        if (turn.abandoned) return;
-        await this.send(turn, effect.notification);
-      }
-      return;
-    }
     let writes: ItemVersion[] = [];
     let notifications: ProjectedNotification[] = [];
     for (const effect of effects) {
@@ -105,6 +95,7 @@ export class TurnForwarder {
     }
     await this.flush(turn, writes, notifications);
   }
+
   /** `error/warning` for the turn (store failures, §4.13). */
   warn(turn: RunningTurn, code: ErrorWarningParams['code'], message: string): Promise<void> {
     const params: ErrorWarningParams = { threadId: turn.threadId, turnId: turn.turnId, code, message };

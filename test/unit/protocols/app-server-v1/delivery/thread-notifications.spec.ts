@@ -174,13 +174,22 @@ describe('ThreadNotifications.paced (§1.8: turn forwarding pauses while every r
     return settled;
   };
 
-  it('waits while the only reader has PACE_PAUSE_AT left to take, resumes once it caught up, loses nothing', async () => {
+  /** One subscriber of t1 that stopped reading, with PACE_PAUSE_AT notifications it has not taken. */
+  async function onlyReaderLagging(): Promise<{
+    slow: ReturnType<typeof blockable>;
+    notifications: ReturnType<typeof setup>['notifications'];
+  }> {
     const { registry, subscriptions, notifications } = setup();
     const slow = blockable('slow', registry);
     subscriptions.subscribe('t1', 'slow');
     // The first line is handed to the sink (which then reports it full); the rest wait.
     for (let n = 0; n <= PACE_PAUSE_AT; n += 1)
       await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    return { slow, notifications };
+  }
+
+  it('waits while the only reader has PACE_PAUSE_AT left to take, resumes once it caught up, loses nothing', async () => {
+    const { slow, notifications } = await onlyReaderLagging();
     expect(await isSettled(notifications.paced('t1'))).toBe(false);
     const waiting = notifications.paced('t1');
     slow.drain();
@@ -204,12 +213,7 @@ describe('ThreadNotifications.paced (§1.8: turn forwarding pauses while every r
   });
 
   it('resumes when the lagging reader goes away', async () => {
-    const { registry, subscriptions, notifications } = setup();
-    const slow = blockable('slow', registry);
-    subscriptions.subscribe('t1', 'slow');
-    // The first line is handed to the sink (which then reports it full); the rest wait.
-    for (let n = 0; n <= PACE_PAUSE_AT; n += 1)
-      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    const { slow, notifications } = await onlyReaderLagging();
     const waiting = notifications.paced('t1');
     expect(await isSettled(waiting)).toBe(false);
     slow.connection.close();
