@@ -47,6 +47,9 @@ describe('truncateResultText', () => {
   });
 });
 
+// Every call starts a worker thread; on a loaded 2-core CI machine that can take seconds.
+jest.setTimeout(20_000);
+
 describe('search_files', () => {
   let ws: TempWorkspace;
   beforeEach(async () => {
