@@ -2,7 +2,7 @@
  * Paced-stream latency series for diagnosis: alternates server and relay-floor runs of the
  * streaming benchmark's paced load and prints p50/p99 per run plus where (by fragment index) the
  * slow deltas sit, so a stall can be told from a per-delta cost. Optional server node args via
- * PACED_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", support/app-server-launch.ts).
  *   npx ts-node --transpile-only bench/profiling/paced-latency.ts [rounds] [deltas] [rate]
  */
 import { writeFileSync } from 'node:fs';

@@ -68,8 +68,11 @@ export function appServerArgs(workspace: BenchWorkspace, store: string, extra: s
   ];
 }
 
+/** Node flags for every server a benchmark starts, for diagnosis (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+const DIAGNOSTIC_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 export function spawnAppServer(workspace: BenchWorkspace, store: string, extra: string[] = []): JsonlPeer {
-  return JsonlPeer.spawnNode(appServerArgs(workspace, store, extra), {
+  return JsonlPeer.spawnNode([...DIAGNOSTIC_NODE_ARGS, ...appServerArgs(workspace, store, extra)], {
     cwd: workspace.dir,
     env: { ...process.env, VV_AGENT_HOME: workspace.dir },
   });

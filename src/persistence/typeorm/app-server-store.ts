@@ -12,7 +12,6 @@ import {
   storePromptSize,
   writeConversation,
 } from './conversation.repository';
-import { ThreadEntity } from './entities';
 import type { ItemReplayQuery } from '../../core/store/item-replay';
 import { ItemRepository, upsertItem } from './item.repository';
 import {
@@ -130,10 +129,12 @@ export class TypeOrmAppServerStore implements ThreadStore {
           ? new ThreadHasActiveTurnError(turn.threadId, { cause: error })
           : error;
       });
-      const { affected } = await manager
-        .getRepository(ThreadEntity)
-        .update({ threadId: turn.threadId }, { activeTurnId: turn.turnId, updatedAt: turn.startedAt });
-      if (affected === 0) throw new StoreError(`thread ${turn.threadId} does not exist`);
+      // The turn's foreign key has already refused a thread that does not exist.
+      await runSql(
+        manager,
+        `UPDATE "threads" SET "active_turn_id" = ?, "updated_at" = ? WHERE "thread_id" = ?`,
+        [turn.turnId, turn.startedAt, turn.threadId],
+      );
       return created;
     });
   }

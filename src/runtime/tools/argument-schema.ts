@@ -62,15 +62,22 @@ export function closeSchema(schema: JsonSchema): JsonSchema {
   return closed;
 }
 
-function newAjv(): Ajv2020 {
-  return new Ajv2020({ allErrors: true, strict: false, logger: false });
+/**
+ * How a schema is compiled. `checked` (the default) first validates it against the 2020-12
+ * meta-schema, which Ajv compiles on its first use (~70 ms). `trusted` skips that check: only for
+ * the runtime's own tool schemas, which a unit test checks against the meta-schema instead.
+ */
+export type SchemaOrigin = 'checked' | 'trusted';
+
+function newAjv(origin: SchemaOrigin): Ajv2020 {
+  return new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: origin === 'checked' });
 }
 /**
- * One shared validator instance, made on the first compile: building it (vocabularies and the
- * 2020-12 meta-schema) costs ~15 ms, which would otherwise land on every start-up before the first
- * request. Compiled functions are cached per schema object below.
+ * One shared validator instance per origin, made on its first compile: building one (vocabularies
+ * and the 2020-12 meta-schema) costs ~15 ms, which would otherwise land on every start-up before
+ * the first request. Compiled functions are cached per schema object below.
  */
-let sharedAjv: Ajv2020 | undefined;
+const sharedAjv: Partial<Record<SchemaOrigin, Ajv2020>> = {};
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function toIssue(error: ErrorObject): ArgumentIssue {
@@ -95,12 +102,16 @@ export function normalizeIssues(issues: ArgumentIssue[]): ArgumentIssue[] {
 }
 
 /** Compiles an already closed schema; throws `invalid tool parameters schema: <detail>`. */
-export function compileArgumentSchema(closedSchema: JsonSchema): ArgumentValidator {
+export function compileArgumentSchema(
+  closedSchema: JsonSchema,
+  origin: SchemaOrigin = 'checked',
+): ArgumentValidator {
   let validate = compiled.get(closedSchema);
   if (!validate) {
     try {
       // A schema with its own `$id` gets a private instance, so two tools may reuse an id.
-      const compiler = typeof closedSchema.$id === 'string' ? newAjv() : (sharedAjv ??= newAjv());
+      const compiler =
+        typeof closedSchema.$id === 'string' ? newAjv(origin) : (sharedAjv[origin] ??= newAjv(origin));
       validate = compiler.compile(closedSchema);
       // The compiled function stays usable; dropping Ajv's cache entry keeps per-turn tools from leaking.
       compiler.removeSchema(closedSchema);
@@ -113,4 +124,14 @@ export function compileArgumentSchema(closedSchema: JsonSchema): ArgumentValidat
   }
   const fn = validate;
   return (args) => (fn(args) ? [] : normalizeIssues((fn.errors ?? []).map(toIssue)));
+}
+
+/**
+ * A validator that compiles `closedSchema` on its first call: a run registers every built-in tool,
+ * and compiling them all up front made a process's first turn ~100 ms slower although most runs
+ * call few of them.
+ */
+export function lazyArgumentValidator(closedSchema: JsonSchema, origin: SchemaOrigin): ArgumentValidator {
+  let validate: ArgumentValidator | undefined;
+  return (args) => (validate ??= compileArgumentSchema(closedSchema, origin))(args);
 }

@@ -25,7 +25,8 @@ export function buildRunToolSet(
 ): RunToolSet {
   const registry = new ToolRegistry();
   const declared = [...agentTools, ...sourceTools];
-  for (const tool of [...CONTROL_TOOLS, ...allBuiltinTools(), ...declared]) registry.register(tool);
+  for (const tool of [...CONTROL_TOOLS, ...allBuiltinTools()]) registry.register(tool, 'trusted');
+  for (const tool of declared) registry.register(tool);
   const visibleTools = visibleToolNames(
     CONTROL_TOOLS.map((tool) => tool.name),
     declared.map((tool) => tool.name),

@@ -4,7 +4,9 @@ import {
   closeSchema,
   compileArgumentSchema,
   DEFAULT_PARAMETERS,
+  lazyArgumentValidator,
   type ArgumentValidator,
+  type SchemaOrigin,
 } from './argument-schema';
 import { normalizeToolMetadata } from './tool-metadata';
 import type { JsonSchema, ToolDefinition, ToolMetadata, ToolPolicy } from './types';
@@ -25,7 +27,7 @@ export interface RegisteredTool {
 /** Closed schemas and validators per definition object, so repeated runs do not recompile. */
 const prepared = new WeakMap<ToolDefinition, RegisteredTool>();
 
-function prepare(definition: ToolDefinition): RegisteredTool {
+function prepare(definition: ToolDefinition, origin: SchemaOrigin): RegisteredTool {
   const cached = prepared.get(definition);
   if (cached) return cached;
   const parameters = closeSchema(definition.parameters ?? DEFAULT_PARAMETERS);
@@ -33,7 +35,7 @@ function prepare(definition: ToolDefinition): RegisteredTool {
     name: definition.name,
     definition,
     parameters,
-    validate: definition.validateArguments === false ? () => [] : compileArgumentSchema(parameters),
+    validate: definition.validateArguments === false ? () => [] : lazyArgumentValidator(parameters, origin),
     toolMetadata:
       definition.toolMetadata === undefined ? null : normalizeToolMetadata(definition.toolMetadata),
   };
@@ -44,15 +46,22 @@ function prepare(definition: ToolDefinition): RegisteredTool {
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
 
-  /** Throws `tool already registered: <name>` and `invalid tool parameters schema: <detail>`. */
-  register(definition: ToolDefinition): void {
+  /**
+   * Throws `tool already registered: <name>` and `invalid tool parameters schema: <detail>`. A
+   * `checked` schema (the default) is compiled now, so a bad one fails the registration (§9.3); the
+   * runtime's own tools register `trusted` and compile on first use (see SchemaOrigin).
+   */
+  register(definition: ToolDefinition, origin: SchemaOrigin = 'checked'): void {
     const existing = this.tools.get(definition.name);
     if (existing) {
       // The same definition object twice (e.g. a built-in listed by the agent) is one tool.
       if (existing.definition === definition) return;
       throw new Error(`tool already registered: ${definition.name}`);
     }
-    this.tools.set(definition.name, prepare(definition));
+    const tool = prepare(definition, origin);
+    if (origin === 'checked' && definition.validateArguments !== false)
+      compileArgumentSchema(tool.parameters);
+    this.tools.set(definition.name, tool);
   }
 
   get(name: string): RegisteredTool | undefined {
