@@ -5,40 +5,24 @@
  *   npx ts-node --transpile-only bench/profiling/first-turn-cost.ts [turns] [deltas]
  * NODE_EXTRA adds node flags to the server.
  */
-import { join, resolve } from 'node:path';
-import { appServerArgs, createWorkspace, INITIALIZE_PARAMS, startThread } from '../support/app-server-launch';
+import { resolve } from 'node:path';
 import { streamDirectiveText } from '../support/delta-stream-model';
-import { DeltaStreamModelProcess } from '../support/delta-stream-model.process';
-import { JsonlPeer } from '../support/jsonl-peer';
 import { readProcMemory } from '../support/proc-status';
+import { runDiagnostic, withDiagnosticServer } from './diagnostic-server';
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 async function main(): Promise<void> {
   const turns = Number(process.argv[2] ?? 3);
   const deltas = Number(process.argv[3] ?? 10);
-  const extraNodeArgs = (process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean);
-  const model = await DeltaStreamModelProcess.start();
-  const workspace = createWorkspace(model.baseUrl);
-  const server = JsonlPeer.spawnNode(
-    [
-      '-r',
-      resolve(__dirname, 'heap-sampler.js'),
-      ...extraNodeArgs,
-      ...appServerArgs(workspace, join(workspace.dir, 's.sqlite')),
-    ],
-    { cwd: workspace.dir, env: { ...process.env, VV_AGENT_HOME: workspace.dir } },
-  );
-  let lastSample = '';
-  server.process.stderr.on('data', (chunk: string) => {
-    const lines = chunk.split('\n').filter((line) => line.startsWith('heap-sample'));
-    if (lines.length > 0) lastSample = lines[lines.length - 1];
-  });
-  const report = (label: string): void =>
-    console.log(`${label}: rss ${readProcMemory(server.pid).rssMiB.toFixed(1)} | ${lastSample}`);
-  try {
-    await server.call('init', 'initialize', INITIALIZE_PARAMS);
-    const threadId = await startThread(server, workspace, 'thread');
+  await withDiagnosticServer(['-r', resolve(__dirname, 'heap-sampler.js')], async ({ server, threadId }) => {
+    let lastSample = '';
+    server.process.stderr.on('data', (chunk: string) => {
+      const lines = chunk.split('\n').filter((line) => line.startsWith('heap-sample'));
+      if (lines.length > 0) lastSample = lines[lines.length - 1];
+    });
+    const report = (label: string): void =>
+      console.log(`${label}: rss ${readProcMemory(server.pid).rssMiB.toFixed(1)} | ${lastSample}`);
     await sleep(1000);
     report('idle');
     for (let turn = 0; turn < turns; turn += 1) {
@@ -65,14 +49,7 @@ async function main(): Promise<void> {
       await sleep(1000);
       report(`after turn ${turn} (${took.toFixed(0)} ms)`);
     }
-  } finally {
-    await server.close();
-    workspace.dispose();
-    await model.close();
-  }
+  });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runDiagnostic(main);

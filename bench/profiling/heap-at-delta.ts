@@ -11,11 +11,9 @@
  */
 import { appendFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { appServerArgs, createWorkspace, INITIALIZE_PARAMS, startThread } from '../support/app-server-launch';
 import { streamDirectiveText } from '../support/delta-stream-model';
-import { DeltaStreamModelProcess } from '../support/delta-stream-model.process';
-import { JsonlPeer } from '../support/jsonl-peer';
 import { readProcMemory } from '../support/proc-status';
+import { runDiagnostic, withDiagnosticServer } from './diagnostic-server';
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
@@ -23,19 +21,9 @@ async function main(): Promise<void> {
   const deltas = Number(process.argv[2] ?? 100_000);
   const at = Number(process.argv[3] ?? deltas * 0.9);
   const out = resolve(process.argv[4] ?? 'peak.heapsnapshot');
-  const extraNodeArgs = (process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean);
-  const model = await DeltaStreamModelProcess.start();
-  const workspace = createWorkspace(model.baseUrl);
-  const store = join(workspace.dir, 'stream.sqlite');
-  const server = JsonlPeer.spawnNode(
-    ['--heapsnapshot-signal=SIGUSR2', ...extraNodeArgs, ...appServerArgs(workspace, store)],
-    { cwd: workspace.dir, env: { ...process.env, VV_AGENT_HOME: workspace.dir } },
-  );
-  const stderrOut = process.env.STDERR_OUT;
-  if (stderrOut) server.process.stderr.on('data', (chunk: string) => appendFileSync(stderrOut, chunk));
-  try {
-    await server.call('init', 'initialize', INITIALIZE_PARAMS);
-    const threadId = await startThread(server, workspace, 'thread');
+  await withDiagnosticServer(['--heapsnapshot-signal=SIGUSR2'], async ({ server, workspace, threadId }) => {
+    const stderrOut = process.env.STDERR_OUT;
+    if (stderrOut) server.process.stderr.on('data', (chunk: string) => appendFileSync(stderrOut, chunk));
     await sleep(500);
     const idle = readProcMemory(server.pid).rssMiB;
     let seen = 0;
@@ -76,14 +64,7 @@ async function main(): Promise<void> {
     if (!snapshot) throw new Error('no heap snapshot was written');
     copyFileSync(join(workspace.dir, snapshot), out);
     console.log(`snapshot at delta ${at} → ${out}`);
-  } finally {
-    await server.close();
-    workspace.dispose();
-    await model.close();
-  }
+  });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runDiagnostic(main);
