@@ -8,8 +8,23 @@ export function codePoints(text: string | undefined): number {
   return text === undefined ? 0 : codePointLength(text);
 }
 
+/**
+ * Per message: a message is never changed once it is in the conversation, and the prompt estimate
+ * before every model call counted the whole conversation again.
+ */
+const charsByMessage = new WeakMap<Message, number>();
+
 /** Code points of content, reasoning and every tool call's name and arguments. */
 export function messageChars(message: Message): number {
+  let chars = charsByMessage.get(message);
+  if (chars === undefined) {
+    chars = countMessageChars(message);
+    charsByMessage.set(message, chars);
+  }
+  return chars;
+}
+
+function countMessageChars(message: Message): number {
   let chars = codePoints(message.content);
   if (message.role === 'assistant') {
     chars += codePoints(message.reasoning_content);

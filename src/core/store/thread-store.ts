@@ -36,7 +36,7 @@ export interface ThreadRecords {
 export interface ItemRecords {
   /** Writes one item state (insert or replace by itemId). */
   upsert(version: ItemVersion): Promise<void>;
-  /** Writes item states in one transaction, in order (new items get positions in that order). */
+  /** Writes item states atomically, in order (new items get positions in that order). */
   upsertMany(versions: readonly ItemVersion[]): Promise<void>;
   /** The thread's highest stored `changeSeq` (0 when none). */
   lastChangeSeq(threadId: string): Promise<number>;

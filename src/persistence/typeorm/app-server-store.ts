@@ -13,7 +13,7 @@ import {
   writeConversation,
 } from './conversation.repository';
 import type { ItemReplayQuery } from '../../core/store/item-replay';
-import { ItemRepository, upsertItem } from './item.repository';
+import { ItemRepository, upsertItem, upsertItems } from './item.repository';
 import {
   currentRecoveryEnvironment,
   type RecoveredTurn,
@@ -227,7 +227,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
 
 /** Finalization step 2's writes (protocol.md §8.5). */
 async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
-  for (const version of finish.items ?? []) await upsertItem(manager, version);
+  await upsertItems(manager, finish.items ?? []);
   await completeTurn(manager, finish.turnId, finish.completion);
   await writeConversation(manager, finish.threadId, finish.turnId, finish);
   await runSql(

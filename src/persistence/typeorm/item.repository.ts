@@ -12,19 +12,42 @@ import type { RowReader } from './row-reader';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
 import type { ItemVersion } from '../../core/store/records';
+import { coalesceItemVersions } from '../../core/store/item-write-batch';
 
 export interface ItemReadQuery extends ItemReplayQuery {
   /** Latest in-memory versions of the thread's live turn; they win over older stored rows. */
   live?: readonly ItemVersion[];
 }
 
-const UPSERT_ITEM_SQL = `
+/**
+ * Rows per upsert statement: 7 parameters each stays far below SQLite's 32 766 and PostgreSQL's
+ * 65 535 bound parameters, and one statement per model call's worth of items replaces a round trip
+ * to the driver per item.
+ */
+const UPSERT_ROWS_PER_STATEMENT = 500;
+
+/**
+ * New rows take positions after the thread's last one, in VALUES order (`column4` is the row's
+ * index in the statement). Both databases compute the SELECT before inserting (SQLite because it
+ * reads the table it inserts into, PostgreSQL from the statement's snapshot), so every new row of
+ * a statement sees the same last position. A row that updates an existing item keeps its position,
+ * which leaves a gap: positions order items, nothing counts them. `WHERE true` tells SQLite's
+ * parser that ON CONFLICT belongs to the INSERT, not to a join. The casts type PostgreSQL's VALUES.
+ */
+function upsertItemsSql(rows: number): string {
+  const row = '(?, ?, ?, CAST(? AS integer), CAST(? AS integer), CAST(? AS integer), ?)';
+  return `
   INSERT INTO "items" ("item_id", "thread_id", "turn_id", "position", "created_seq", "change_seq", "item_json")
-  VALUES (?, ?, ?, (SELECT COALESCE(MAX("position"), 0) + 1 FROM "items" WHERE "thread_id" = ?), ?, ?, ?)
+  SELECT "batch"."column1", "batch"."column2", "batch"."column3",
+    (SELECT COALESCE(MAX("position"), 0) FROM "items" WHERE "thread_id" = "batch"."column2") + "batch"."column4",
+    "batch"."column5", "batch"."column6", "batch"."column7"
+  FROM (VALUES ${Array.from({ length: rows }, () => row).join(', ')}) AS "batch"
+  WHERE true
   ON CONFLICT ("item_id") DO UPDATE SET
     "change_seq" = excluded."change_seq",
     "item_json" = excluded."item_json"
   WHERE excluded."change_seq" >= "items"."change_seq"`;
+}
 
 type VersionFields = Pick<ItemEntity, 'createdSeq' | 'changeSeq' | 'itemJson'>;
 
@@ -58,12 +81,13 @@ export class ItemRepository {
     return this.executor.run((manager) => upsertItem(manager, version));
   }
 
-  /** All versions in one transaction, in the given order (positions follow that order for new items). */
+  /** All versions atomically, in the given order (positions follow that order for new items). */
   upsertMany(versions: readonly ItemVersion[]): Promise<void> {
     if (versions.length === 0) return Promise.resolve();
-    return this.executor.transaction(async (manager) => {
-      for (const version of versions) await upsertItem(manager, version);
-    });
+    // One statement is atomic by itself; more need a transaction.
+    if (versions.length <= UPSERT_ROWS_PER_STATEMENT)
+      return this.executor.run((manager) => upsertItems(manager, versions));
+    return this.executor.transaction((manager) => upsertItems(manager, versions));
   }
 
   get(itemId: string): Promise<AppItem | null> {
@@ -90,17 +114,30 @@ export class ItemRepository {
   }
 }
 
-export async function upsertItem(manager: EntityManager, version: ItemVersion): Promise<void> {
-  const { item } = version;
-  await runSql(manager, UPSERT_ITEM_SQL, [
-    item.itemId,
-    item.threadId,
-    item.turnId,
-    item.threadId,
-    version.createdSeq,
-    version.changeSeq,
-    JSON.stringify(item),
-  ]);
+export function upsertItem(manager: EntityManager, version: ItemVersion): Promise<void> {
+  return upsertItems(manager, [version]);
+}
+
+/**
+ * Writes item states with one statement per `UPSERT_ROWS_PER_STATEMENT`, coalesced first (one
+ * version per item, the latest winning) as one statement can touch a row only once. More than one
+ * statement needs the caller's transaction to stay atomic.
+ */
+export async function upsertItems(manager: EntityManager, versions: readonly ItemVersion[]): Promise<void> {
+  const rows = coalesceItemVersions(versions);
+  for (let start = 0; start < rows.length; start += UPSERT_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + UPSERT_ROWS_PER_STATEMENT);
+    const parameters = chunk.flatMap(({ item, createdSeq, changeSeq }, index) => [
+      item.itemId,
+      item.threadId,
+      item.turnId,
+      index + 1,
+      createdSeq,
+      changeSeq,
+      JSON.stringify(item),
+    ]);
+    await runSql(manager, upsertItemsSql(chunk.length), parameters);
+  }
 }
 
 /**

@@ -107,15 +107,56 @@ function applyModelRules(body: JsonObject, backend: string, modelId: string): vo
 
 /** The body sent to `option`'s endpoint. Throws `ChatRequestBuildError` for unusable settings. */
 export function buildChatRequestBody(request: LlmRequest, option: EndpointOption): JsonObject {
+  const reasoningChain = isReasoningChainModel(request.model.backend, option.model_id);
+  return bodyAround(
+    request,
+    option,
+    request.messages.map((message) => wireMessage(message, reasoningChain)),
+  );
+}
+
+/**
+ * Each message's wire JSON, per reasoning-chain flag. A message is never changed once it is in the
+ * conversation, and serializing the whole conversation again before every model call made a turn's
+ * request building grow with the square of its tool calls.
+ */
+const plainWireJson = new WeakMap<Message, string>();
+const chainedWireJson = new WeakMap<Message, string>();
+
+function wireJson(message: Message, reasoningChain: boolean): string {
+  const cache = reasoningChain ? chainedWireJson : plainWireJson;
+  let json = cache.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(wireMessage(message, reasoningChain));
+    cache.set(message, json);
+  }
+  return json;
+}
+
+/**
+ * The JSON text of `buildChatRequestBody(request, option)`, with each message serialized once:
+ * the body is serialized around an empty messages array, and the messages' cached JSON goes inside
+ * it. When the settings replaced `model` or `messages` (`extra_body`), the whole body is serialized.
+ */
+export function chatRequestJson(request: LlmRequest, option: EndpointOption): string {
+  const reasoningChain = isReasoningChainModel(request.model.backend, option.model_id);
+  const slot: unknown[] = [];
+  const body = bodyAround(request, option, slot);
+  const json = JSON.stringify(body);
+  const head = `{"model":${JSON.stringify(body.model)},"messages":[`;
+  if (body.messages !== slot || !json.startsWith(head))
+    return JSON.stringify(buildChatRequestBody(request, option));
+  const messages = request.messages.map((message) => wireJson(message, reasoningChain)).join(',');
+  return head + messages + json.slice(head.length);
+}
+
+/** The body with `messages` (the wire messages, or a slot for them) as its second member. */
+function bodyAround(request: LlmRequest, option: EndpointOption, messages: unknown[]): JsonObject {
   const backend = request.model.backend;
   const modelId = option.model_id;
-  const reasoningChain = isReasoningChainModel(backend, modelId);
   const settings = request.settings;
 
-  const body: JsonObject = {
-    model: modelId,
-    messages: request.messages.map((message) => wireMessage(message, reasoningChain)),
-  };
+  const body: JsonObject = { model: modelId, messages };
   applyTools(body, request.tools, request);
   body.stream = true;
   body.stream_options = { include_usage: true };

@@ -13,7 +13,7 @@ import type {
 import { LlmError } from '../model/types';
 import { estimatedUsage, normalizeProviderUsage } from '../usage/normalize';
 import { AttemptFailure, actionFor, isPromptTooLong } from './attempt-failure';
-import { ChatRequestBuildError, buildChatRequestBody } from './chat-request-builder';
+import { ChatRequestBuildError, chatRequestJson } from './chat-request-builder';
 import { postChatCompletions } from './chat-completions-transport';
 import { consumerFor } from './completion-body-consumers';
 import type { LlmSettings } from './llm-settings';
@@ -110,7 +110,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       let body: string;
       let url: URL;
       try {
-        body = JSON.stringify(buildChatRequestBody(request, option));
+        body = chatRequestJson(request, option);
         url = new URL(`${option.endpoint.api_base.replace(/\/+$/, '')}/chat/completions`);
       } catch (error) {
         const text =

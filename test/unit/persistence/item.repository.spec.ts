@@ -74,7 +74,7 @@ describeEachStore('ItemRepository', (driver) => {
     expect(await store.items.lastChangeSeq('thread_u')).toBe(0);
   });
 
-  it('upsertMany writes all versions in order inside one transaction', async () => {
+  it('upsertMany writes all versions or none', async () => {
     await store.items.upsertMany([
       version(agentMessage('item_A', 'thread_t', 'turn_1', 'a'), 1),
       version(agentMessage('item_B', 'thread_t', 'turn_2', 'b'), 2),
@@ -85,6 +85,67 @@ describeEachStore('ItemRepository', (driver) => {
     ]);
     await expect(failing).rejects.toThrow(FOREIGN_KEY_VIOLATION);
     expect((await rows('thread_t')).map((r) => r.item_id)).toEqual(['item_A', 'item_B']);
+  });
+
+  it('upsertMany updates known items in place and appends new ones after the last position, in order', async () => {
+    await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', '', 'inProgress'), 1));
+    await store.items.upsertMany([
+      version(agentMessage('item_B', 'thread_t', 'turn_1', 'b'), 2),
+      version(agentMessage('item_A', 'thread_t', 'turn_1', 'a', 'completed'), 1, 3),
+      version(agentMessage('item_C', 'thread_t', 'turn_1', 'c'), 4),
+      version(agentMessage('item_X', 'thread_u', 'turn_u', 'x'), 5),
+    ]);
+    await store.items.upsertMany([version(agentMessage('item_D', 'thread_t', 'turn_2', 'd'), 6)]);
+
+    const stored = await rows('thread_t');
+    expect(stored.map(({ item_id, created_seq, change_seq }) => [item_id, created_seq, change_seq])).toEqual([
+      ['item_A', 1, 3],
+      ['item_B', 2, 2],
+      ['item_C', 4, 4],
+      ['item_D', 6, 6],
+    ]);
+    // Positions only order the rows: A keeps its first one, the new rows follow in batch order.
+    expect(stored[0].position).toBe(1);
+    expect(new Set(stored.map((row) => row.position)).size).toBe(stored.length);
+    expect((await rows('thread_u')).map((row) => row.item_id)).toEqual(['item_X']);
+    expect(await store.items.get('item_A')).toMatchObject({ status: 'completed', payload: { text: 'a' } });
+  });
+
+  it('upsertMany keeps the latest of several versions of one item in a batch', async () => {
+    await store.items.upsertMany([
+      version(agentMessage('item_A', 'thread_t', 'turn_1', 'a', 'inProgress'), 1, 1),
+      version(agentMessage('item_B', 'thread_t', 'turn_1', 'b'), 2),
+      version(agentMessage('item_A', 'thread_t', 'turn_1', 'a!', 'completed'), 1, 3),
+      version(agentMessage('item_A', 'thread_t', 'turn_1', 'stale', 'inProgress'), 1, 2),
+    ]);
+    expect((await rows('thread_t')).map((row) => [row.item_id, row.change_seq])).toEqual([
+      ['item_A', 3],
+      ['item_B', 2],
+    ]);
+    expect(await store.items.get('item_A')).toMatchObject({ payload: { text: 'a!' } });
+  });
+
+  it('upsertMany of more rows than one statement takes stays in order and atomic', async () => {
+    const many = Array.from({ length: 1_203 }, (_, index) =>
+      version(
+        agentMessage(`item_${String(index).padStart(4, '0')}`, 'thread_t', 'turn_1', `${index}`),
+        index + 1,
+      ),
+    );
+    await store.items.upsertMany(many);
+    expect((await rows('thread_t')).map((row) => row.item_id)).toEqual(
+      many.map((entry) => entry.item.itemId),
+    );
+
+    // The bad row is in the last statement: the statements before it are rolled back with it.
+    const failing = Array.from({ length: 1_001 }, (_, index) =>
+      version(
+        agentMessage(`late_${index}`, 'thread_t', index === 1_000 ? 'turn_missing' : 'turn_2', 'x'),
+        2_000 + index,
+      ),
+    );
+    await expect(store.items.upsertMany(failing)).rejects.toThrow(FOREIGN_KEY_VIOLATION);
+    expect(await rows('thread_t')).toHaveLength(1_203);
   });
 
   describe('read with afterItemId (protocol.md §8.8)', () => {

@@ -1,5 +1,5 @@
 import { EventBatches } from '../../../../src/core/turns/event-batches';
-import { coalesceItemVersions } from '../../../../src/core/turns/item-write-batch';
+import { coalesceItemVersions } from '../../../../src/core/store/item-write-batch';
 import type { ItemVersion } from '../../../../src/core/store/records';
 import type { AppItem } from '../../../../src/core/model/types';
 

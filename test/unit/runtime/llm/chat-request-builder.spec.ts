@@ -9,6 +9,7 @@ import type {
 import {
   ChatRequestBuildError,
   buildChatRequestBody,
+  chatRequestJson,
   isReasoningChainModel,
 } from '../../../../src/runtime/llm/chat-request-builder';
 
@@ -53,15 +54,15 @@ const CONVERSATION: Message[] = [
   { role: 'assistant', content: 'done', reasoning_content: 'because' },
 ];
 
-function build(
-  overrides: {
-    backend?: string;
-    modelId?: string;
-    settings?: ModelSettings;
-    tools?: ToolSpec[];
-    messages?: Message[];
-  } = {},
-) {
+interface BuildOverrides {
+  backend?: string;
+  modelId?: string;
+  settings?: ModelSettings;
+  tools?: ToolSpec[];
+  messages?: Message[];
+}
+
+function requestFor(overrides: BuildOverrides): { request: LlmRequest; option: EndpointOption } {
   const modelId = overrides.modelId ?? 'gpt-test';
   const request: LlmRequest = {
     model: model(overrides.backend ?? 'openai', modelId),
@@ -69,7 +70,12 @@ function build(
     tools: overrides.tools ?? [],
     settings: overrides.settings ?? {},
   };
-  return buildChatRequestBody(request, option(modelId));
+  return { request, option: option(modelId) };
+}
+
+function build(overrides: BuildOverrides = {}) {
+  const { request, option: endpoint } = requestFor(overrides);
+  return buildChatRequestBody(request, endpoint);
 }
 
 describe('buildChatRequestBody', () => {
@@ -273,5 +279,68 @@ describe('buildChatRequestBody', () => {
     });
     expect(body).toMatchObject({ temperature: 0.3, max_tokens: 10 });
     expect(body).not.toHaveProperty('reasoning_effort');
+  });
+});
+
+describe('chatRequestJson', () => {
+  const cases: Array<[string, BuildOverrides]> = [
+    ['no settings', {}],
+    [
+      'tools and sampling settings',
+      { tools: [tool('a'), tool('b')], settings: { temperature: 0.5, max_tokens: 9 } },
+    ],
+    ['a reasoning-chain model', { backend: 'deepseek', modelId: 'deepseek-v4-pro' }],
+    ['the kimi-k3 rules', { backend: 'moonshot', modelId: 'kimi-k3', settings: { max_tokens: 5, top_p: 1 } }],
+    [
+      'extra_body members',
+      { settings: { extra_body: { seed: 7, stream_options: { include_usage: false } } } },
+    ],
+    [
+      'extra_body replacing messages',
+      { settings: { extra_body: { messages: [{ role: 'user', content: 'x' }] } } },
+    ],
+    ['extra_body replacing the model', { settings: { extra_body: { model: 'other' } } }],
+    ['no messages', { messages: [] }],
+    ['text that needs escaping', { messages: [{ role: 'user', content: '"],"model":"\\u0000\n' }] }],
+  ];
+
+  it.each(cases)('is the JSON of buildChatRequestBody (%s)', (_name, overrides) => {
+    const { request, option: endpoint } = requestFor(overrides);
+    expect(chatRequestJson(request, endpoint)).toBe(JSON.stringify(buildChatRequestBody(request, endpoint)));
+  });
+
+  it('serializes a message once, however many requests carry it', () => {
+    let reads = 0;
+    const counted = {
+      role: 'user',
+      get content() {
+        reads += 1;
+        return 'counted';
+      },
+    } as Message;
+    const first = requestFor({ messages: [CONVERSATION[0], counted] });
+    const later = requestFor({ messages: [CONVERSATION[0], counted, { role: 'user', content: 'next' }] });
+    chatRequestJson(first.request, first.option);
+    const readsAfterFirst = reads;
+    const json = chatRequestJson(later.request, later.option);
+    expect(readsAfterFirst).toBeGreaterThan(0);
+    expect(reads).toBe(readsAfterFirst);
+    expect(JSON.parse(json).messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'counted' },
+      { role: 'user', content: 'next' },
+    ]);
+  });
+
+  it('keeps a separate wire form for reasoning-chain models', () => {
+    const assistant: Message = { role: 'assistant', content: 'a' };
+    const plain = requestFor({ messages: [assistant] });
+    const chained = requestFor({ messages: [assistant], backend: 'deepseek', modelId: 'deepseek-chat' });
+    expect(JSON.parse(chatRequestJson(plain.request, plain.option)).messages).toEqual([
+      { role: 'assistant', content: 'a' },
+    ]);
+    expect(JSON.parse(chatRequestJson(chained.request, chained.option)).messages).toEqual([
+      { role: 'assistant', content: 'a', reasoning_content: '' },
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * per item, the latest (highest changeSeq) winning, in order of each item's first appearance so
  * new items get their positions in the order they were created (protocol.md §8.5).
  */
-import type { ItemVersion } from '../store/records';
+import type { ItemVersion } from './records';
 
 export function coalesceItemVersions(versions: readonly ItemVersion[]): ItemVersion[] {
   const latest = new Map<string, ItemVersion>();
