@@ -9,7 +9,9 @@
  *    rows (itemsPersistedVsBatchedInserts, issue 11's target ≥ 0.5×).
  *  - Peak RSS (VmHWM) of the server holding 1 000 idle threads (created through thread/start, file
  *    store) vs a plain Node + sqlite3 process that inserts and reads the same 1 000 thread rows.
- * The same turn also runs on `--store :memory:` (details.memoryStore*) to isolate the disk's share.
+ * The same turn also runs on `--store :memory:` (details.memoryStore*) to isolate the disk's share,
+ * and through a plain Node loop (floors/tool-turn-loop.js: the same model calls, fragments, stats
+ * and rows, no server) to show what the turn costs before any server is involved.
  */
 import { join, resolve } from 'node:path';
 import { createWorkspace, startAppServer, startThread } from './support/app-server-launch';
@@ -28,6 +30,7 @@ const TOOLS_PER_CALL = 10;
 const RUNS = 3;
 const IDLE_THREADS = 1_000;
 const SQLITE_FLOOR_SCRIPT = resolve(__dirname, 'floors/sqlite-idle-threads.js');
+const TOOL_TURN_FLOOR_SCRIPT = resolve(__dirname, 'floors/tool-turn-loop.js');
 
 const ITEMS_TABLE = `CREATE TABLE "items" ("item_id" text PRIMARY KEY NOT NULL, "thread_id" text NOT NULL,
   "turn_id" text NOT NULL, "position" integer NOT NULL, "created_seq" integer NOT NULL,
@@ -96,6 +99,32 @@ async function streamingTurn(
   }
 }
 
+/** Items/s of the same turn done by the plain Node loop of floors/tool-turn-loop.js. */
+async function minimalLoopTurn(model: DeltaStreamModelProcess, run: number): Promise<number> {
+  const workspace = createWorkspace(model.baseUrl);
+  try {
+    const text = streamDirectiveText({
+      deltas: DELTAS,
+      calls: MODEL_CALLS,
+      tools: TOOLS_PER_CALL,
+      timestamps: false,
+      tag: `p${run}l`,
+    });
+    const loop = JsonlPeer.spawnNode(
+      [TOOL_TURN_FLOOR_SCRIPT, model.baseUrl, text, join(workspace.dir, 'loop.sqlite'), workspace.dir],
+      { cwd: workspace.dir },
+    );
+    try {
+      const report = await loop.waitFor((message) => 'floorItems' in message, 120_000);
+      return (report.floorItems as number) / (report.floorSeconds as number);
+    } finally {
+      await loop.close();
+    }
+  } finally {
+    workspace.dispose();
+  }
+}
+
 /** Inserts/s of `rows` into a fresh file; `batchSize` 1 autocommits each, more wraps batches in transactions. */
 async function rawInserts(rows: ItemRow[], batchSize = 1): Promise<number> {
   const workspace = createWorkspace();
@@ -154,6 +183,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
     const inMemory: TurnMeasurement[] = [];
     const floor: number[] = [];
     const batchedFloor: number[] = [];
+    const minimalLoop: number[] = [];
     let batchSize = 1;
     for (let run = 0; run < RUNS; run += 1) {
       const measured = await streamingTurn(model, run, false);
@@ -163,6 +193,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
       batchSize = Math.ceil(measured.rows.length / MODEL_CALLS);
       batchedFloor.push(await rawInserts(measured.rows, batchSize));
       inMemory.push(await streamingTurn(model, run, true));
+      minimalLoop.push(await minimalLoopTurn(model, run));
     }
     const rss = await idleThreadsPeakRss();
     const serverItemsPerSecond = median(server.map((entry) => entry.itemsPerSecond));
@@ -191,6 +222,18 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
           // The same turn on --store :memory: isolates what disk persistence costs the turn.
           memoryStoreItemsPerSecond: median(inMemory.map((entry) => entry.itemsPerSecond)),
           memoryStoreMedianTurnSeconds: median(inMemory.map((entry) => entry.turnSeconds)),
+        },
+      }),
+      toolTurnVsMinimalLoop: figure({
+        value: serverItemsPerSecond,
+        floor: median(minimalLoop),
+        unit: 'items/s',
+        runs: RUNS,
+        better: 'higher',
+        description: `items stored per second of the same turn, vs a plain Node loop doing its model calls, fragments, file stats and batched row inserts with no server (floors/tool-turn-loop.js)`,
+        details: {
+          // What even that loop reaches against the batched-insert floor of the target above.
+          minimalLoopVsBatchedInserts: median(minimalLoop) / median(batchedFloor),
         },
       }),
       idleThreadsPeakRss: figure({
