@@ -12,6 +12,7 @@
 // the floor buffer every unread line in memory (~130 MiB over a 100 000-chunk turn) — a floor that
 // no spec-abiding server may copy, so its memory growth was no floor at all.
 const http = require('node:http');
+const { onSsePayloads } = require('./sse-payloads');
 const { onStdinRequests } = require('./stdin-requests');
 
 const streaming = new Set();
@@ -47,28 +48,16 @@ function relay(id, url, text, threadId = 'thread_0000000000000000000000000000000
     (response) => {
       response.setEncoding('utf8');
       streaming.add(response);
-      let pending = '';
       let accumulated = '';
-      response.on('data', (chunk) => {
-        pending += chunk;
-        let boundary;
-        while ((boundary = pending.indexOf('\n\n')) !== -1) {
-          const event = pending.slice(0, boundary);
-          pending = pending.slice(boundary + 2);
-          for (const line of event.split('\n')) {
-            if (!line.startsWith('data:')) continue;
-            const data = line.slice(5).trim();
-            if (data === '[DONE]') continue;
-            const delta = JSON.parse(data).choices?.[0]?.delta;
-            if (typeof delta?.content !== 'string' || delta.content === '') continue;
-            accumulated += delta.content;
-            item.payload = { text: delta.content };
-            item.updatedAt = Date.now();
-            writeLine(
-              `${JSON.stringify({ jsonrpc: '2.0', method: 'item/agentMessage/delta', params: { ...item, delta: delta.content } })}\n`,
-            );
-          }
-        }
+      onSsePayloads(response, (payload) => {
+        const delta = payload.choices?.[0]?.delta;
+        if (typeof delta?.content !== 'string' || delta.content === '') return;
+        accumulated += delta.content;
+        item.payload = { text: delta.content };
+        item.updatedAt = Date.now();
+        writeLine(
+          `${JSON.stringify({ jsonrpc: '2.0', method: 'item/agentMessage/delta', params: { ...item, delta: delta.content } })}\n`,
+        );
       });
       response.on('end', () => {
         streaming.delete(response);

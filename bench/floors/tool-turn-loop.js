@@ -14,6 +14,7 @@ const { promises: fs } = require('node:fs');
 const { resolve } = require('node:path');
 const { randomUUID } = require('node:crypto');
 const sqlite3 = require('sqlite3');
+const { onSsePayloads } = require('./sse-payloads');
 
 const [baseUrl, directive, storePath, workspace] = process.argv.slice(2);
 const db = new sqlite3.Database(storePath);
@@ -44,38 +45,30 @@ function modelCall(messages) {
         response.setEncoding('utf8');
         const itemId = `item_${randomUUID().replace(/-/g, '')}`;
         const calls = [];
-        let pending = '';
         let text = '';
-        response.on('data', (chunk) => {
-          pending += chunk;
-          let boundary;
-          while ((boundary = pending.indexOf('\n\n')) !== -1) {
-            const data = pending.slice(0, boundary).replace(/^data: /, '');
-            pending = pending.slice(boundary + 2);
-            if (data === '[DONE]') continue;
-            const delta = JSON.parse(data).choices?.[0]?.delta ?? {};
-            for (const call of delta.tool_calls ?? []) calls[call.index] = call;
-            if (typeof delta.content !== 'string' || delta.content === '') continue;
-            text += delta.content;
-            const now = Date.now();
-            process.stdout.write(
-              `${JSON.stringify({
-                jsonrpc: '2.0',
-                method: 'item/agentMessage/delta',
-                params: {
-                  itemId,
-                  threadId,
-                  turnId,
-                  type: 'agentMessage',
-                  status: 'inProgress',
-                  createdAt: now,
-                  updatedAt: now,
-                  payload: { text: delta.content },
-                  delta: delta.content,
-                },
-              })}\n`,
-            );
-          }
+        onSsePayloads(response, (payload) => {
+          const delta = payload.choices?.[0]?.delta ?? {};
+          for (const call of delta.tool_calls ?? []) calls[call.index] = call;
+          if (typeof delta.content !== 'string' || delta.content === '') return;
+          text += delta.content;
+          const now = Date.now();
+          process.stdout.write(
+            `${JSON.stringify({
+              jsonrpc: '2.0',
+              method: 'item/agentMessage/delta',
+              params: {
+                itemId,
+                threadId,
+                turnId,
+                type: 'agentMessage',
+                status: 'inProgress',
+                createdAt: now,
+                updatedAt: now,
+                payload: { text: delta.content },
+                delta: delta.content,
+              },
+            })}\n`,
+          );
         });
         response.on('end', () => resolveCall({ itemId, text, calls }));
         response.on('error', reject);
