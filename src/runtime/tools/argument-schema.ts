@@ -69,8 +69,16 @@ export function closeSchema(schema: JsonSchema): JsonSchema {
  */
 export type SchemaOrigin = 'checked' | 'trusted';
 
+/** A trusted instance also leaves the meta-schemas out (`meta: false`): nothing on it refers to them. */
 function newAjv(origin: SchemaOrigin): Ajv2020 {
-  return new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: origin === 'checked' });
+  const checked = origin === 'checked';
+  return new Ajv2020({
+    allErrors: true,
+    strict: false,
+    logger: false,
+    validateSchema: checked,
+    meta: checked,
+  });
 }
 /**
  * One shared validator instance per origin, made on its first compile: building one (vocabularies
