@@ -2,10 +2,11 @@
 // Tool-turn floor: the persistence benchmark's turn done by a plain Node loop, to show what such a
 // turn costs before any server is involved. Each model call POSTs the whole conversation to the
 // model, parses its SSE body, writes one JSONL delta line per content fragment to stdout (the
-// §4.8 v1.1 shape), runs the calls' `file_info` as one fs.stat each, in parallel, writes a
-// started and a completed line per tool call, and stores the call's rows (its agent message and
-// tool calls, final states, the same columns as the App Server's items table) in one transaction
-// on a WAL sqlite3 file. The loop ends at `task_finish` and reports
+// §4.8 v1.1 shape), runs the calls' `file_info` as one fs.stat each, in parallel, stores the
+// call's rows (its agent message and tool calls, final states, the same columns as the App
+// Server's items table) in one transaction on a WAL sqlite3 file, then writes a started and a
+// completed line per tool call. Tool calls are read as this bench model sends them, whole in one
+// chunk each. The loop ends at `task_finish` and reports
 // {"floorItems", "floorSeconds"} as its last line. No framework, no validation, no approvals, no
 // event log, no run journal, no replay: a floor, not a server.
 //   node tool-turn-loop.js <model base url> <directive text> <sqlite file> <workspace dir>
@@ -52,7 +53,8 @@ function modelCall(messages) {
           if (typeof delta.content !== 'string' || delta.content === '') return;
           text += delta.content;
           const now = Date.now();
-          process.stdout.write(
+          // When the pipe to the reader is full, stop reading the model until it drains (§1.8).
+          const flowing = process.stdout.write(
             `${JSON.stringify({
               jsonrpc: '2.0',
               method: 'item/agentMessage/delta',
@@ -69,6 +71,10 @@ function modelCall(messages) {
               },
             })}\n`,
           );
+          if (!flowing && !response.isPaused()) {
+            response.pause();
+            process.stdout.once('drain', () => response.resume());
+          }
         });
         response.on('end', () => resolveCall({ itemId, text, calls }));
         response.on('error', reject);
@@ -98,41 +104,53 @@ async function fileInfo(args) {
   let position = 0;
   for (;;) {
     const { itemId, text, calls } = await modelCall(messages);
-    const rows = [{ itemId, item: { itemId, threadId, turnId, type: 'agentMessage', status: 'completed', payload: { text } } }];
     messages.push({ role: 'assistant', content: text, tool_calls: calls });
     const finished = calls.some((call) => call.function.name === 'task_finish');
-    const results = await Promise.all(
+    const toolItems = await Promise.all(
       calls.map(async (call) => {
         const args = JSON.parse(call.function.arguments);
-        const callItemId = `item_${randomUUID().replace(/-/g, '')}`;
-        const item = { itemId: callItemId, threadId, turnId, type: 'toolCall', status: 'inProgress', payload: { toolCallId: call.id, toolName: call.function.name, arguments: args } };
-        await writeLine({ jsonrpc: '2.0', method: 'item/started', params: item });
         const output = call.function.name === 'file_info' ? await fileInfo(args) : { ok: true };
-        const completed = { ...item, status: 'completed', payload: { ...item.payload, result: output } };
-        await writeLine({ jsonrpc: '2.0', method: 'item/completed', params: completed });
-        rows.push({ itemId: callItemId, item: completed });
-        return { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) };
+        const started = {
+          itemId: `item_${randomUUID().replace(/-/g, '')}`,
+          threadId,
+          turnId,
+          type: 'toolCall',
+          status: 'inProgress',
+          payload: { toolCallId: call.id, toolName: call.function.name, arguments: args },
+        };
+        const completed = { ...started, status: 'completed', payload: { ...started.payload, result: output } };
+        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
+        return { started, completed };
       }),
     );
-    messages.push(...results);
+    // The call's rows are committed before any notification of its tool calls (the server's
+    // rule, docs/spec-interpretations.md); the agent message's deltas went out before its row.
+    const agentMessage = { itemId, threadId, turnId, type: 'agentMessage', status: 'completed', payload: { text } };
     await run('BEGIN');
-    for (const row of rows) {
+    for (const item of [agentMessage, ...toolItems.map((entry) => entry.completed)]) {
       position += 1;
       await run('INSERT INTO "items" VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        row.itemId,
+        item.itemId,
         threadId,
         turnId,
         position,
         position,
         position,
-        JSON.stringify(row.item),
+        JSON.stringify(item),
       ]);
     }
     await run('COMMIT');
+    for (const { started, completed } of toolItems) {
+      await writeLine({ jsonrpc: '2.0', method: 'item/started', params: started });
+      await writeLine({ jsonrpc: '2.0', method: 'item/completed', params: completed });
+    }
     if (finished) break;
   }
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
   await writeLine({ floorItems: position, floorSeconds: seconds });
   process.stdin.resume();
   process.stdin.on('end', () => db.close(() => process.exit(0)));
-})();
+})().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

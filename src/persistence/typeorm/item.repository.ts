@@ -30,8 +30,9 @@ const UPSERT_ROWS_PER_STATEMENT = 500;
  * New rows take positions after the thread's last one, in VALUES order (`column4` is the row's
  * index in the statement). Both databases compute the SELECT before inserting (SQLite because it
  * reads the table it inserts into, PostgreSQL from the statement's snapshot), so every new row of
- * a statement sees the same last position. A row that updates an existing item keeps its position,
- * which leaves a gap: positions order items, nothing counts them. `WHERE true` tells SQLite's
+ * a statement sees the same last position. A row that updates an existing item keeps its position
+ * and a row of another thread counts elsewhere, so their indexes leave gaps: positions order a
+ * thread's items, nothing counts them. `WHERE true` tells SQLite's
  * parser that ON CONFLICT belongs to the INSERT, not to a join. The casts type PostgreSQL's VALUES.
  */
 function upsertItemsSql(rows: number): string {

