@@ -19,8 +19,10 @@ const { onSsePayloads } = require('./sse-payloads');
 
 const [baseUrl, directive, storePath, workspace] = process.argv.slice(2);
 const db = new sqlite3.Database(storePath);
-const threadId = `thread_${randomUUID().replace(/-/g, '')}`;
-const turnId = `turn_${randomUUID().replace(/-/g, '')}`;
+/** `<prefix>_<32 hex>`, the shape of the App Server's ids. */
+const newId = (prefix) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
+const threadId = newId('thread');
+const turnId = newId('turn');
 
 function run(sql, params = []) {
   return new Promise((resolveRun, reject) =>
@@ -44,7 +46,7 @@ function modelCall(messages) {
       { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' } },
       (response) => {
         response.setEncoding('utf8');
-        const itemId = `item_${randomUUID().replace(/-/g, '')}`;
+        const itemId = newId('item');
         const calls = [];
         let text = '';
         onSsePayloads(response, (payload) => {
@@ -111,7 +113,7 @@ async function fileInfo(args) {
         const args = JSON.parse(call.function.arguments);
         const output = call.function.name === 'file_info' ? await fileInfo(args) : { ok: true };
         const started = {
-          itemId: `item_${randomUUID().replace(/-/g, '')}`,
+          itemId: newId('item'),
           threadId,
           turnId,
           type: 'toolCall',
