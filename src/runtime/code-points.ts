@@ -1,7 +1,7 @@
 /**
- * Counting Unicode code points (what the spec calls characters) without allocating: `[...text]`
- * builds an array of every character, and the prompt estimate counts the whole history before
- * every model call.
+ * Counting and cutting Unicode code points (what the spec calls characters) without allocating:
+ * `[...text]` builds an array of every character, the prompt estimate counts the whole history
+ * before every model call, and previews cut a few characters off messages of any length.
  */
 export function codePointLength(text: string): number {
   let count = 0;
@@ -15,4 +15,32 @@ export function codePointLength(text: string): number {
     count += 1;
   }
   return count;
+}
+
+/** The first `count` code points. */
+export function firstCodePoints(text: string, count: number): string {
+  if (count <= 0) return '';
+  let taken = 0;
+  let end = 0;
+  for (const char of text) {
+    if (taken === count) break;
+    end += char.length;
+    taken += 1;
+  }
+  return text.slice(0, end);
+}
+
+/** The last `count` code points. */
+export function lastCodePoints(text: string, count: number): string {
+  if (count <= 0) return '';
+  let taken = 0;
+  let start = text.length;
+  while (start > 0 && taken < count) {
+    const unit = text.charCodeAt(start - 1);
+    const pairStart = start >= 2 ? text.charCodeAt(start - 2) : 0;
+    const isPair = unit >= 0xdc00 && unit <= 0xdfff && pairStart >= 0xd800 && pairStart <= 0xdbff;
+    start -= isPair ? 2 : 1;
+    taken += 1;
+  }
+  return text.slice(start);
 }

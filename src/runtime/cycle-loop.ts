@@ -1,4 +1,5 @@
 /** The cycle loop (runtime.md §11): one model call plus its tool batch per cycle. */
+import { firstCodePoints } from './code-points';
 import type { AutoCompaction } from './compaction/auto-compaction';
 import type { Conversation } from './conversation';
 import type { RunEventSink } from './events/run-event-sink';
@@ -165,7 +166,7 @@ class CycleLoop {
       level: 'info',
       code: 'cycle_llm_response',
       details: {
-        assistant_preview: [...message.content].slice(0, ASSISTANT_PREVIEW_CHARS).join(''),
+        assistant_preview: firstCodePoints(message.content, ASSISTANT_PREVIEW_CHARS),
         tool_call_names: calls.map((call) => call.name),
         tool_call_count: calls.length,
         // Not part of model_call_completed's strict field set (§6.2); diagnostics' details are free.

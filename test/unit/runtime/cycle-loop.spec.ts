@@ -84,6 +84,17 @@ describe('cycle loop', () => {
         },
       ]);
     });
+
+    it('previews the first 200 characters of a long response, keeping surrogate pairs whole', async () => {
+      const content = `${'a'.repeat(199)}\u{1F600}${'b'.repeat(5_000)}`;
+      const { runner } = scriptedRunner(
+        [{ content, tool_calls: [toolCall('call_1', 'task_finish', { message: 'ok' })] }],
+        workspace.path,
+      );
+      const result = await runner.run(makeAgent(), 'x', { maxCycles: 2 });
+      const [response] = diagnostics(result.events, 'cycle_llm_response');
+      expect(response.details.assistant_preview).toBe(`${'a'.repeat(199)}\u{1F600}`);
+    });
   });
 
   describe('no-tool policies (§11.3)', () => {

@@ -1,8 +1,8 @@
 /** UTF-8 decoding, hashing and code-point helpers shared by the file tools. */
 import { createHash } from 'node:crypto';
-import { codePointLength } from '../../code-points';
+import { codePointLength, firstCodePoints, lastCodePoints } from '../../code-points';
 
-export { codePointLength };
+export { codePointLength, firstCodePoints, lastCodePoints };
 
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -33,34 +33,6 @@ export function encodeUtf8(text: string, withBom: boolean): Buffer {
 
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** The first `count` code points. */
-export function firstCodePoints(text: string, count: number): string {
-  if (count <= 0) return '';
-  let taken = 0;
-  let end = 0;
-  for (const char of text) {
-    if (taken === count) break;
-    end += char.length;
-    taken += 1;
-  }
-  return text.slice(0, end);
-}
-
-/** The last `count` code points. */
-export function lastCodePoints(text: string, count: number): string {
-  if (count <= 0) return '';
-  let taken = 0;
-  let start = text.length;
-  while (start > 0 && taken < count) {
-    const unit = text.charCodeAt(start - 1);
-    const pairStart = start >= 2 ? text.charCodeAt(start - 2) : 0;
-    const isPair = unit >= 0xdc00 && unit <= 0xdfff && pairStart >= 0xd800 && pairStart <= 0xdbff;
-    start -= isPair ? 2 : 1;
-    taken += 1;
-  }
-  return text.slice(start);
 }
 
 /** Lines split on `\r\n`, `\n` or `\r`; a final line terminator does not start an empty line. */
