@@ -118,6 +118,9 @@ class CycleLoop {
 
     if (calls.length === 0) return this.withoutToolCalls(cycle, message.content);
 
+    // The response's last deltas are on their way to the host in queued callbacks; tool work (a
+    // schema's first compile alone can take 20 ms) would hold them back if it ran first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const batch = await runToolBatch(run.tools, calls, cycle, (toolMessage) =>
       run.conversation.append(toolMessage),
     );

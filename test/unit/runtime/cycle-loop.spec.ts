@@ -97,6 +97,34 @@ describe('cycle loop', () => {
     });
   });
 
+  describe('between a response and its tools', () => {
+    it('lets what a host queued on the completed response run before the first tool executes', async () => {
+      // A host forwards a response's last deltas in queued callbacks; tool work must not hold them.
+      let forwarded = false;
+      let forwardedBeforeTool: boolean | undefined;
+      const probe = recordingTool('probe', {
+        handler: async () => {
+          forwardedBeforeTool = forwarded;
+          return { type: 'text', text: 'ok' };
+        },
+      });
+      const { runner } = scriptedRunner(
+        [{ content: 'last words', tool_calls: [toolCall('c', 'probe')] }, finish('done')],
+        workspace.path,
+      );
+      const handle = runner.start(makeAgent({ tools: [probe] }), 'x');
+      for await (const event of handle.events()) {
+        if (event.type === 'model_call_completed' && event.cycle_index === 1) {
+          process.nextTick(() => {
+            forwarded = true;
+          });
+        }
+      }
+      await handle.result();
+      expect(forwardedBeforeTool).toBe(true);
+    });
+  });
+
   describe('no-tool policies (§11.3)', () => {
     it.each([
       [
