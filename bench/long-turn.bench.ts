@@ -5,7 +5,8 @@
  *  - time, turn/start write → turn/completed read (target ≤ 2× the relay);
  *  - peak VmRSS while streaming minus the idle VmRSS just before the turn (target ≤ 50 MiB);
  *  - time(100k) / time(10k) (target ≤ 12: linear streaming is ~10).
- * Runs alternate server and floor so machine drift affects both alike.
+ * Each figure is the median of three runs of each length (a single run of the long turn made its
+ * time and peak a draw of one); runs alternate server and floor so machine drift affects both alike.
  */
 import { DeltaStreamModelProcess } from './support/delta-stream-model.process';
 import { figure, type FigureGroup } from './support/figure';
@@ -19,7 +20,7 @@ import {
 
 const LONG: StreamLoad = { deltas: 100_000, rate: 0, chars: 10 };
 const SHORT: StreamLoad = { deltas: 10_000, rate: 0, chars: 10 };
-const LONG_RUNS = 1;
+const LONG_RUNS = 3;
 const SHORT_RUNS = 3;
 const MEASURED = { sampleRss: true };
 
