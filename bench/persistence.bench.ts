@@ -11,7 +11,9 @@
  *    store) vs a plain Node + sqlite3 process that inserts and reads the same 1 000 thread rows.
  * The same turn also runs on `--store :memory:` (details.memoryStore*) to isolate the disk's share,
  * and through a plain Node loop (floors/tool-turn-loop.js: the same model calls, fragments, stats
- * and rows, no server) to show what the turn costs before any server is involved.
+ * and rows, no server) to show what the turn costs before any server is involved. The item states
+ * the turn persisted are also written again through the server's own store alone
+ * (support/store-write-replay.ts), beside the same batched inserts, for the store's share.
  */
 import { join, resolve } from 'node:path';
 import { createWorkspace, startAppServer, startThread } from './support/app-server-launch';
@@ -22,6 +24,12 @@ import { JsonlPeer } from './support/jsonl-peer';
 import { readProcMemory } from './support/proc-status';
 import { RawSqlite } from './support/raw-sqlite';
 import { median } from './support/stats';
+import {
+  type PersistedState,
+  replayStoreWrites,
+  type StoreWriteReplay,
+  type TurnWrite,
+} from './support/store-write-replay';
 import { createThreads } from './support/thread-population';
 
 const DELTAS = 5_000;
@@ -51,6 +59,8 @@ interface TurnMeasurement {
   turnSeconds: number;
   /** The turn's item rows (file store only). */
   rows: ItemRow[];
+  /** Every item state the turn notified and where its deltas went, in order. */
+  writes: TurnWrite[];
 }
 
 /** One fast-streaming turn; `inMemory` runs the same turn on `--store :memory:` (no disk writes). */
@@ -72,6 +82,14 @@ async function streamingTurn(
       timestamps: false,
       tag,
     });
+    const writes: TurnWrite[] = [];
+    server.onMessage((message) => {
+      const { method } = message;
+      if (method === 'item/started' || method === 'item/completed')
+        writes.push({ method, item: message.params as PersistedState['item'] });
+      else if (method === 'item/agentMessage/delta' && writes.at(-1)?.method !== method)
+        writes.push({ method });
+    });
     const completed = server.waitFor((message) => message.method === 'turn/completed', 120_000);
     const began = process.hrtime.bigint();
     const started = await server.call('turn', 'turn/start', { threadId, input: [{ type: 'text', text }] });
@@ -92,7 +110,7 @@ async function streamingTurn(
       if (rows.length !== items)
         throw new Error(`${rows.length} stored rows but thread/read returned ${items} items`);
     }
-    return { itemsPerSecond: items / turnSeconds, turnSeconds, rows };
+    return { itemsPerSecond: items / turnSeconds, turnSeconds, rows, writes };
   } finally {
     await server.close();
     workspace.dispose();
@@ -155,6 +173,16 @@ async function rawInserts(rows: ItemRow[], batchSize = 1): Promise<number> {
   }
 }
 
+/** The turn's item states written again through the server's store alone, on a fresh file. */
+async function storeWrites(writes: TurnWrite[]): Promise<StoreWriteReplay> {
+  const workspace = createWorkspace();
+  try {
+    return await replayStoreWrites(join(workspace.dir, 'replay.sqlite'), writes);
+  } finally {
+    workspace.dispose();
+  }
+}
+
 async function idleThreadsPeakRss(): Promise<{ serverMiB: number; floorMiB: number }> {
   const workspace = createWorkspace();
   try {
@@ -184,6 +212,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
     const floor: number[] = [];
     const batchedFloor: number[] = [];
     const minimalLoop: number[] = [];
+    const storeReplays: StoreWriteReplay[] = [];
     let batchSize = 1;
     for (let run = 0; run < RUNS; run += 1) {
       const measured = await streamingTurn(model, run, false);
@@ -192,6 +221,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
       // One model call's items per transaction: the tool calls a call starts and their messages.
       batchSize = Math.ceil(measured.rows.length / MODEL_CALLS);
       batchedFloor.push(await rawInserts(measured.rows, batchSize));
+      storeReplays.push(await storeWrites(measured.writes));
       inMemory.push(await streamingTurn(model, run, true));
       minimalLoop.push(await minimalLoopTurn(model, run));
     }
@@ -234,6 +264,19 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
         details: {
           // What even that loop reaches against the batched-insert floor of the target above.
           minimalLoopVsBatchedInserts: median(minimalLoop) / median(batchedFloor),
+        },
+      }),
+      storeWritesVsBatchedInserts: figure({
+        value: median(storeReplays.map((replay) => replay.items / replay.seconds)),
+        floor: median(batchedFloor),
+        unit: 'items/s',
+        runs: RUNS,
+        better: 'higher',
+        description: `the same turn's items stored per second by the server's store alone (AppServerStore items.upsertMany on a fresh file) writing every state the turn persisted (two transactions per model call: its message's start, then everything up to the next message), vs the same raw batched inserts`,
+        details: {
+          statesPerTurn: storeReplays[0].states,
+          transactionsPerTurn: storeReplays[0].transactions,
+          itemsPerTurn: storeReplays[0].items,
         },
       }),
       idleThreadsPeakRss: figure({
