@@ -41,6 +41,14 @@ function summary(side: Side): Record<string, number> {
   };
 }
 
+/** Each long run's growth and time, so a figure's spread shows beside its median. */
+function longRuns(side: Side): Record<string, number[]> {
+  return {
+    longGrowthMiB: side.long.map(growthMiB),
+    longMs: side.long.map((turn) => turn.elapsedMs),
+  };
+}
+
 export async function runLongTurnBenchmark(): Promise<FigureGroup> {
   const model = await DeltaStreamModelProcess.start();
   try {
@@ -56,7 +64,12 @@ export async function runLongTurnBenchmark(): Promise<FigureGroup> {
     }
     const serverSummary = summary(server);
     const floorSummary = summary(floor);
-    const details = { server: serverSummary, floor: floorSummary, chars: LONG.chars };
+    const details = {
+      server: serverSummary,
+      floor: floorSummary,
+      chars: LONG.chars,
+      runs: { server: longRuns(server), floor: longRuns(floor) },
+    };
     return {
       longTurn100kTime: figure({
         value: serverSummary.longMs,
