@@ -1,7 +1,7 @@
 /**
- * Counting and cutting Unicode code points (what the spec calls characters) without allocating:
- * `[...text]` builds an array of every character, the prompt estimate counts the whole history
- * before every model call, and previews cut a few characters off messages of any length.
+ * Counting and cutting Unicode code points (what the spec calls characters) without `[...text]`,
+ * which builds an array of every character: the prompt estimate counts the whole history before
+ * every model call, and previews cut a few characters off messages of any length.
  */
 export function codePointLength(text: string): number {
   let count = 0;
