@@ -69,12 +69,10 @@ function report(round: number, turn: StreamedTurn, stamps: Stamps): void {
     const net = reads[index] - writes[index];
     const server = flushes[index] - reads[index];
     const pipe = clientReads[index] - flushes[index];
-    Object.assign(totals, {
-      net: totals.net + net,
-      server: totals.server + server,
-      pipe: totals.pipe + pipe,
-      count: totals.count + 1,
-    });
+    totals.net += net;
+    totals.server += server;
+    totals.pipe += pipe;
+    totals.count += 1;
     // One line per cluster of slow deltas: its first one.
     if (index - previous > 3) {
       console.log(
@@ -129,6 +127,8 @@ async function main(): Promise<void> {
   }
 }
 
+// Not diagnostic-server.ts's runDiagnostic: importing that module loads the launcher before main sets
+// BENCH_SERVER_NODE_ARGS.
 void main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
