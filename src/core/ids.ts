@@ -3,20 +3,22 @@
  * UUID v7 (48-bit epoch-ms timestamp, then random bits), so ids sort roughly by creation time and
  * stay unique across restarts and across processes sharing one store.
  */
-import { randomBytes } from 'node:crypto';
+import { randomIdHex } from '../runtime/random-id';
 
 export type AppServerIdPrefix = 'thread_' | 'turn_' | 'item_';
 
 /** The 32 hex digits of a fresh UUID v7 (RFC 9562), without dashes. */
 export function uuidV7Hex(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  const millis = BigInt(Math.max(0, Math.floor(now)));
-  for (let index = 0; index < 6; index += 1) {
-    bytes[index] = Number((millis >> BigInt(8 * (5 - index))) & 0xffn);
-  }
-  bytes[6] = (bytes[6] & 0x0f) | 0x70; // version 7
-  bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 9562 variant
-  return bytes.toString('hex');
+  // 48 bits fit a double exactly; dividing keeps the timestamp out of 32-bit bitwise operators.
+  let millis = Math.max(0, Math.floor(now));
+  return randomIdHex((bytes, at) => {
+    for (let index = 5; index >= 0; index -= 1) {
+      bytes[at + index] = millis % 256;
+      millis = Math.floor(millis / 256);
+    }
+    bytes[at + 6] = (bytes[at + 6] & 0x0f) | 0x70; // version 7
+    bytes[at + 8] = (bytes[at + 8] & 0x3f) | 0x80; // RFC 9562 variant
+  });
 }
 
 export function newAppServerId(prefix: AppServerIdPrefix): string {
