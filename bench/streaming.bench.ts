@@ -11,6 +11,10 @@
  * commits the agentMessage item before its `item/started`, §8.11, on a process whose first turn
  * runs cold code). Two more paced figures split that out, measured the same way on both sides:
  * the first delta's latency, and the p99 of the deltas after the first PACED_SKIPPED_DELTAS.
+ * Those paced runs each use a fresh process, so they also hold a process's first stream (code not yet
+ * compiled or optimized, first connection to the model). The same paced load once more, on a process
+ * that has streamed PACED_WARM_UPS shorter messages before (the server: earlier turns on the same
+ * thread; the relay: earlier streams in the same process), gives the steady-state p99.
  *
  * Fragments are matched to their write times by position (the model writes fragment i as
  * `fragmentAt(i)`; the reader checks every one), see delta-stream-model.ts. Both sides run through
@@ -32,6 +36,11 @@ const PACED_RATE = 1_000;
 const RUNS = 3;
 /** About the first 100 ms of a paced message: the start-of-message share of the p99. */
 const PACED_SKIPPED_DELTAS = 100;
+/** Streams through the same process before the warm paced one. */
+const PACED_WARM_UPS: readonly StreamLoad[] = [
+  { deltas: 1_000, rate: PACED_RATE },
+  { deltas: 1_000, rate: PACED_RATE },
+];
 
 export interface StreamRun {
   deltasPerSecond: number;
@@ -61,6 +70,7 @@ function summarize(writeTimesUs: number[], readAtNs: bigint[]): StreamRun {
 const FLOOD: StreamLoad = { deltas: DELTAS, rate: 0 };
 const PACED: StreamLoad = { deltas: PACED_DELTAS, rate: PACED_RATE };
 const TIMED = { timestamps: true };
+const TIMED_WARM = { timestamps: true, warmUps: PACED_WARM_UPS };
 
 const latencies = (turn: StreamedTurn): StreamRun => summarize(turn.writeTimesUs, turn.readAtNs);
 
@@ -71,11 +81,15 @@ export async function runStreamingBenchmark(): Promise<FigureGroup> {
     const floor: StreamRun[] = [];
     const pacedServer: StreamRun[] = [];
     const pacedFloor: StreamRun[] = [];
+    const warmServer: StreamRun[] = [];
+    const warmFloor: StreamRun[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       server.push(latencies(await streamThroughServer(model, `server-flood-${run}`, FLOOD, TIMED)));
       floor.push(latencies(await streamThroughRelay(model, `floor-flood-${run}`, FLOOD, TIMED)));
       pacedServer.push(latencies(await streamThroughServer(model, `server-paced-${run}`, PACED, TIMED)));
       pacedFloor.push(latencies(await streamThroughRelay(model, `floor-paced-${run}`, PACED, TIMED)));
+      warmServer.push(latencies(await streamThroughServer(model, `server-warm-${run}`, PACED, TIMED_WARM)));
+      warmFloor.push(latencies(await streamThroughRelay(model, `floor-warm-${run}`, PACED, TIMED_WARM)));
     }
     const pick = (runs: StreamRun[], key: keyof StreamRun) => median(runs.map((entry) => entry[key]));
     const medianRun = (runs: StreamRun[]) => runs[medianIndex(runs.map((entry) => entry.deltasPerSecond))];
@@ -141,6 +155,15 @@ export async function runStreamingBenchmark(): Promise<FigureGroup> {
         unit: 'ms',
         better: 'lower',
         description: `p99 per delta at a paced ${PACED_RATE}/s, deltas after the first ${PACED_SKIPPED_DELTAS} of the message: model socket write → client stdout read, vs the plain Node proxy`,
+      }),
+      pacedP99WarmProcess: figure({
+        runs: RUNS,
+        value: pick(warmServer, 'p99LatencyMs'),
+        floor: pick(warmFloor, 'p99LatencyMs'),
+        unit: 'ms',
+        better: 'lower',
+        description: `p99 per delta at a paced ${PACED_RATE}/s (${PACED_DELTAS} fragments) on a process that streamed ${PACED_WARM_UPS.length} messages of ${PACED_WARM_UPS[0].deltas} fragments before (server: earlier turns on the same thread), vs the plain Node proxy after the same streams`,
+        details: { serverMedianRun: medianRun(warmServer), floorMedianRun: medianRun(warmFloor) },
       }),
     };
   } finally {

@@ -3,7 +3,8 @@
  * store) or through the plain SSE→JSONL relay floor, observed the same way on both sides: every
  * delta checked in order and stamped with its read time, the time from the request write to the
  * `turn/completed` read, and optionally the child's resident set (idle just before the request,
- * peak while streaming).
+ * peak while streaming). Warm-up streams, when given, go through the same process (the server's
+ * same thread) first, so the measured one runs on a process that has streamed before.
  */
 import { resolve } from 'node:path';
 import { createWorkspace, startAppServer, startThread } from './app-server-launch';
@@ -27,6 +28,8 @@ export interface StreamOptions {
   timestamps?: boolean;
   /** Sample the child's VmRSS every 50 ms while the turn streams. */
   sampleRss?: boolean;
+  /** Streams sent through the same process before the measured one, in order (not measured). */
+  warmUps?: readonly StreamLoad[];
 }
 
 export interface StreamedTurn {
@@ -114,6 +117,21 @@ async function observe(
   };
 }
 
+/** `options.warmUps` through `peer` (turns 0…n-1), then the measured stream (turn n). */
+async function observeAfterWarmUps(
+  peer: JsonlPeer,
+  model: DeltaStreamModelProcess,
+  tag: string,
+  load: StreamLoad,
+  options: StreamOptions,
+  send: (text: string, turn: number) => Promise<unknown>,
+): Promise<StreamedTurn> {
+  const warmUps = options.warmUps ?? [];
+  for (const [turn, warmUp] of warmUps.entries())
+    await observe(peer, model, `${tag}-warm-up-${turn}`, warmUp, {}, (text) => send(text, turn));
+  return observe(peer, model, tag, load, options, (text) => send(text, warmUps.length));
+}
+
 /** A real turn on a fresh server (file store) whose model streams `load`. */
 export async function streamThroughServer(
   model: DeltaStreamModelProcess,
@@ -125,8 +143,8 @@ export async function streamThroughServer(
   const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'));
   try {
     const threadId = await startThread(server, workspace, 'thread');
-    return await observe(server, model, tag, load, options, (text) =>
-      server.call('turn', 'turn/start', { threadId, input: [{ type: 'text', text }] }),
+    return await observeAfterWarmUps(server, model, tag, load, options, (text, turn) =>
+      server.call(`turn-${turn}`, 'turn/start', { threadId, input: [{ type: 'text', text }] }),
     );
   } finally {
     await server.close();
@@ -143,8 +161,8 @@ export async function streamThroughRelay(
 ): Promise<StreamedTurn> {
   const relay = JsonlPeer.spawnNode([RELAY_SCRIPT]);
   try {
-    return await observe(relay, model, tag, load, options, async (text) =>
-      relay.send({ jsonrpc: '2.0', id: 1, method: 'relay', params: { url: model.baseUrl, text } }),
+    return await observeAfterWarmUps(relay, model, tag, load, options, async (text, turn) =>
+      relay.send({ jsonrpc: '2.0', id: turn + 1, method: 'relay', params: { url: model.baseUrl, text } }),
     );
   } finally {
     await relay.close();
