@@ -16,7 +16,7 @@ describe('app server ids', () => {
     const hex = uuidV7Hex(now);
     expect(hex).toMatch(UUID_V7);
     expect(hex.slice(0, 12)).toBe('0123456789ab');
-    // Only the low 48 bits of a later time are kept; a negative or fractional time is clamped.
+    // Only the low 48 bits of a later time are kept; a negative time counts as 0, a fractional one is floored.
     expect(uuidV7Hex(2 ** 48 + 5).slice(0, 12)).toBe('000000000005');
     expect(uuidV7Hex(-7).slice(0, 12)).toBe('000000000000');
     expect(uuidV7Hex(10.9).slice(0, 12)).toBe('00000000000a');

@@ -18,7 +18,7 @@ describe('runtime ids', () => {
     expect(ids.size).toBe(MANY);
   });
 
-  it('apply the fixed bits to the 16 bytes that are encoded, and only to them', () => {
+  it('hand the bits writer the 16 bytes about to be encoded, then move on to fresh ones', () => {
     const hex = randomIdHex((bytes, at) => bytes.fill(0xab, at, at + 16));
     expect(hex).toBe('ab'.repeat(16));
     expect(randomIdHex(() => undefined)).not.toBe(hex);
