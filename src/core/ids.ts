@@ -3,7 +3,7 @@
  * UUID v7 (48-bit epoch-ms timestamp, then random bits), so ids sort roughly by creation time and
  * stay unique across restarts and across processes sharing one store.
  */
-import { randomIdHex } from '../runtime/random-id';
+import { markUuid, randomIdHex } from '../runtime/random-id';
 
 export type AppServerIdPrefix = 'thread_' | 'turn_' | 'item_';
 
@@ -16,8 +16,7 @@ export function uuidV7Hex(now: number = Date.now()): string {
       bytes[at + index] = millis % 256;
       millis = Math.floor(millis / 256);
     }
-    bytes[at + 6] = (bytes[at + 6] & 0x0f) | 0x70; // version 7
-    bytes[at + 8] = (bytes[at + 8] & 0x3f) | 0x80; // RFC 9562 variant
+    markUuid(bytes, at, 7);
   });
 }
 

@@ -8,6 +8,12 @@ import { randomFillSync } from 'node:crypto';
 /** Sets an id format's fixed bits (version, variant, timestamp) in `bytes[at]`…`bytes[at + 15]`. */
 export type IdBitsWriter = (bytes: Buffer, at: number) => void;
 
+/** Sets a UUID's version nibble and its RFC 9562 variant bits in the 16 bytes at `bytes[at]`. */
+export function markUuid(bytes: Buffer, at: number, version: 4 | 7): void {
+  bytes[at + 6] = (bytes[at + 6] & 0x0f) | (version << 4);
+  bytes[at + 8] = (bytes[at + 8] & 0x3f) | 0x80;
+}
+
 const ID_BYTES = 16;
 const pool = Buffer.alloc(ID_BYTES * 256);
 let offset = pool.length;
