@@ -1,9 +1,8 @@
 /** The RunHandle returned by `Runner.start` (runtime.md §4). */
 import type { ApprovalDecision } from './approvals/types';
-import type { RunEvent } from './events/types';
 import type { RunHandle, RunHandleState, RunResult } from './run-config';
 import type { RunControl } from './run-control';
-import type { RunJournal } from './run-journal';
+import type { RunEventReader, RunJournal } from './run-journal';
 
 export class LiveRunHandle implements RunHandle {
   private readonly followUpTexts: string[] = [];
@@ -16,7 +15,7 @@ export class LiveRunHandle implements RunHandle {
     private readonly outcome: Promise<RunResult>,
   ) {}
 
-  events(): AsyncIterableIterator<RunEvent> {
+  events(): RunEventReader {
     return this.journal.reader();
   }
 

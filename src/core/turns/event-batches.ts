@@ -1,8 +1,19 @@
 /**
  * Reads a run's event stream ahead of its consumer, so the consumer can take every event that
  * arrived while it was busy (e.g. waiting for a store commit) as one batch. The events are
- * already held by the run's journal; this only keeps references to at most one batch ahead.
+ * already held by the run's journal: a journal reader hands over what it holds in one step
+ * (`nextBatch`); any other source is read ahead by at most one batch.
  */
+
+/** An iterator that hands over everything it holds at once (the run journal's reader). */
+interface BatchReader<T> extends AsyncIterator<T> {
+  nextBatch(max: number): Promise<T[]>;
+}
+
+function readsBatches<T>(iterator: AsyncIterator<T>): iterator is BatchReader<T> {
+  return typeof (iterator as Partial<BatchReader<T>>).nextBatch === 'function';
+}
+
 export class EventBatches<T> {
   private readonly buffered: T[] = [];
   private failure: { error: unknown } | null = null;
@@ -12,6 +23,7 @@ export class EventBatches<T> {
   /** Resolves the read-ahead's wait for room. */
   private room: (() => void) | null = null;
   private readonly iterator: AsyncIterator<T>;
+  private readonly batchReader: BatchReader<T> | null;
 
   constructor(
     source: AsyncIterable<T>,
@@ -19,7 +31,8 @@ export class EventBatches<T> {
     private readonly maxBatch: number,
   ) {
     this.iterator = source[Symbol.asyncIterator]();
-    void this.pump();
+    this.batchReader = readsBatches(this.iterator) ? this.iterator : null;
+    if (this.batchReader === null) void this.pump();
   }
 
   /**
@@ -28,6 +41,8 @@ export class EventBatches<T> {
    * came before it.
    */
   async take(): Promise<T[]> {
+    // A journal reader holds the events itself; a take pending at stop ends when the journal does.
+    if (this.batchReader !== null) return this.stopped ? [] : this.batchReader.nextBatch(this.maxBatch);
     while (this.buffered.length === 0 && !this.ended && !this.stopped) {
       await new Promise<void>((resolve) => (this.wakeup = resolve));
     }

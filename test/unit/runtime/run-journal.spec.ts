@@ -45,6 +45,21 @@ describe('RunJournal', () => {
     journal.append(event('run_failed', 'e3'));
     expect(await drain(journal.reader())).toEqual(['e1', 'e2', 'e3']);
   });
+
+  it('nextBatch hands over what the reader has not read (at most max), waits for more, then ends', async () => {
+    const journal = new RunJournal();
+    const reader = journal.reader();
+    ['e1', 'e2', 'e3'].forEach((id) => journal.append(event('diagnostic', id)));
+    expect((await reader.next()).value?.event_id).toBe('e1');
+    expect((await reader.nextBatch(10)).map((item) => item.event_id)).toEqual(['e2', 'e3']);
+    const waiting = reader.nextBatch(2);
+    ['e4', 'e5', 'e6'].forEach((id) => journal.append(event('diagnostic', id)));
+    expect((await waiting).map((item) => item.event_id)).toEqual(['e4', 'e5']);
+    journal.append(event('run_completed', 'e7'));
+    expect((await reader.nextBatch(10)).map((item) => item.event_id)).toEqual(['e6', 'e7']);
+    expect(await reader.nextBatch(10)).toEqual([]);
+    expect((await reader.next()).done).toBe(true);
+  });
 });
 
 describe('history trimming (§11.6)', () => {

@@ -1,4 +1,6 @@
 import { EventBatches } from '../../../../src/core/turns/event-batches';
+import type { RunEvent } from '../../../../src/runtime/events/types';
+import { RunJournal } from '../../../../src/runtime/run-journal';
 import { coalesceItemVersions } from '../../../../src/core/store/item-write-batch';
 import type { ItemVersion } from '../../../../src/core/store/records';
 import type { AppItem } from '../../../../src/core/model/types';
@@ -37,6 +39,8 @@ class ManualSource implements AsyncIterable<number> {
     this.waiting = null;
   }
 }
+
+const runEvent = (type: string, id: string) => ({ type, event_id: id }) as unknown as RunEvent;
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -80,6 +84,19 @@ describe('EventBatches', () => {
     expect(pulled).toBe(8);
     expect(await batches.take()).toEqual([5, 6, 7, 8]);
     batches.stop();
+  });
+
+  it("takes a journal reader's events straight from the journal, everything unread in one batch", async () => {
+    const journal = new RunJournal();
+    const batches = new EventBatches(journal.reader(), 3);
+    const first = batches.take();
+    journal.append(runEvent('run_started', 'e1'));
+    expect((await first).map((event) => event.event_id)).toEqual(['e1']);
+    for (const id of ['e2', 'e3', 'e4', 'e5']) journal.append(runEvent('diagnostic', id));
+    expect((await batches.take()).map((event) => event.event_id)).toEqual(['e2', 'e3', 'e4']);
+    journal.append(runEvent('run_completed', 'e6'));
+    expect((await batches.take()).map((event) => event.event_id)).toEqual(['e5', 'e6']);
+    expect(await batches.take()).toEqual([]);
   });
 
   it('stops waiting once stopped', async () => {
