@@ -292,17 +292,33 @@ export class RunProjector {
     this.projectUserMessage(out, event.input, steer?.input, eventTime(event), true);
   }
 
-  private projectAssistantDelta(out: ProjectionEffect[], event: RunEventOf<'assistant_delta'>): void {
+  /**
+   * The `item/started` of the agentMessage an assistant delta opens (none when a message is open,
+   * the chunk is empty or the turn is finalized). It carries the full state (text `''`), like any
+   * other item state, so it can share a commit with the events before the delta; `project` of the
+   * same delta then only appends the chunk.
+   */
+  openAgentMessage(event: RunEventOf<'assistant_delta'>): ProjectionEffect[] {
+    const out: ProjectionEffect[] = [];
     // An empty chunk changes nothing; it must not open an empty message either.
+    if (!this.done && event.delta.length > 0) this.openedAgentMessageId(out, eventTime(event));
+    return out;
+  }
+
+  /** The open agentMessage's id, opening one (its `item/started`) when none is. */
+  private openedAgentMessageId(out: ProjectionEffect[], at: number): string {
+    if (this.openAgentMessageId !== null) return this.openAgentMessageId;
+    const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);
+    this.openAgentMessageId = started.itemId;
+    this.lastAgentMessageId = started.itemId;
+    this.notify(out, { method: 'item/started', params: started });
+    return started.itemId;
+  }
+
+  private projectAssistantDelta(out: ProjectionEffect[], event: RunEventOf<'assistant_delta'>): void {
     if (event.delta.length === 0) return;
     const at = eventTime(event);
-    if (this.openAgentMessageId === null) {
-      const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);
-      this.openAgentMessageId = started.itemId;
-      this.lastAgentMessageId = started.itemId;
-      this.notify(out, { method: 'item/started', params: started });
-    }
-    const live = this.mustGet(this.openAgentMessageId);
+    const live = this.mustGet(this.openedAgentMessageId(out, at));
     // O(chunk): V8 appends to a rope without copying, the in-memory version is a shallow snapshot
     // (strings are immutable, an agentMessage payload holds only them) and the notification
     // carries the chunk alone (§4.8 v1.1), so nothing here grows with the message.

@@ -104,16 +104,21 @@ export class TurnForwarder {
 
   /**
    * A batch of events in order. An approval resolution is applied only after what came before it.
-   * An assistant delta is projected only once everything before it was sent, and sent at once:
-   * its notification carries only the chunk (§4.8), so the projector's text — which thread/read
-   * and thread/resume replay (§8.5: item/started's text plus every delta sent so far) — must never
-   * run ahead of the deltas sent. Every other notification carries the full item state, so a
-   * snapshot taken while it waits in the batch only shows a state the client is about to get.
+   * An assistant delta's chunk is projected only once everything before it was sent, and sent at
+   * once: its notification carries only the chunk (§4.8), so the projector's text — which
+   * thread/read and thread/resume replay (§8.5: item/started's text plus every delta sent so far)
+   * — must never run ahead of the deltas sent. Every other notification carries the full item
+   * state, so a snapshot taken while it waits in the batch only shows a state the client is about
+   * to get. That includes the `item/started` (text `''`) of the message a delta opens: it joins
+   * the commit of what came before it, so a new message after a user message or tool calls costs
+   * no commit of its own before its first chunk.
    */
   private async forwardBatch(turn: RunningTurn, events: readonly RunEvent[]): Promise<void> {
     let effects: ProjectionEffect[] = [];
     for (const event of events) {
       if (turn.abandoned) return;
+      if (event.type === 'assistant_delta')
+        for (const effect of turn.projector.openAgentMessage(event)) effects.push(effect);
       if ((event.type === 'approval_resolved' || event.type === 'assistant_delta') && effects.length > 0) {
         await this.applyEffects(turn, effects);
         effects = [];

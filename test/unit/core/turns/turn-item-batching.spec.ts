@@ -6,7 +6,7 @@
 import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import type { ItemVersion } from '../../../../src/core/store/records';
 import { finish } from '../../../../src/runtime/model/scripted-model';
-import { LiveAppServer, runTurn, text, type WireMessage } from '../../support/live-app-server';
+import { gatedStep, LiveAppServer, runTurn, text, type WireMessage } from '../../support/live-app-server';
 
 const PARALLEL_TOOLS = 8;
 
@@ -85,6 +85,58 @@ describe('batched item persistence', () => {
     }
     const turnItems = read.items.filter((item) => last.has(item.itemId));
     expect(turnItems).toEqual([...last.values()]);
+  });
+
+  it("writes a message's item/started in the commit of the events before its first delta", async () => {
+    // The second model call waits until the turn is on disk, so by then the run has produced the
+    // userMessage, the first message's deltas and its tool call: forwarding takes them as one batch.
+    const second = gatedStep(finish('done'));
+    live = await LiveAppServer.start({
+      steps: [
+        { content: 'looking', tool_calls: [{ id: 'call_0', name: 'file_info', arguments: { path: '.' } }] },
+        second.step,
+      ],
+    });
+    const client = await live.connect();
+    const threadId = await live.startThread(client);
+    const store = live.server.app.get(TypeOrmAppServerStore);
+    const writes: Array<Array<{ type: string; status: string; text?: unknown }>> = [];
+    const record = (versions: readonly ItemVersion[]) => () => {
+      writes.push(
+        versions.map(({ item }) => ({ type: item.type, status: item.status, text: item.payload.text })),
+      );
+    };
+    const { upsert, upsertMany } = store.items;
+    store.items.upsert = (version) => upsert.call(store.items, version).then(record([version]));
+    store.items.upsertMany = (versions) => upsertMany.call(store.items, versions).then(record(versions));
+    const beginTurn = store.beginTurn.bind(store);
+    store.beginTurn = async (turn) => {
+      const begun = await beginTurn(turn);
+      await second.gate.reached;
+      second.gate.open();
+      return begun;
+    };
+
+    const { from, completed } = await runTurn(client, threadId, text('look around'));
+    expect(completed.params).toMatchObject({ status: 'completed' });
+
+    // Nothing committed between the userMessage and the first message's item/started…
+    expect(writes[0]).toEqual(
+      expect.arrayContaining([
+        { type: 'userMessage', status: 'completed', text: 'look around' },
+        { type: 'agentMessage', status: 'inProgress', text: '' },
+      ]),
+    );
+    // …and the client still heard them in the run's order, the chunk after its item/started.
+    const methods = client.messages
+      .slice(from)
+      .filter((message) => message.method?.startsWith('item/'))
+      .map((message) => `${message.method} ${(message.params as { type: string }).type}`);
+    expect(methods.slice(0, 3)).toEqual([
+      'item/completed userMessage',
+      'item/started agentMessage',
+      'item/agentMessage/delta agentMessage',
+    ]);
   });
 });
 
