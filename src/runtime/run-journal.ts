@@ -12,9 +12,9 @@ const RECENT = 256;
 /** A journal reader: an event iterator that can also hand over everything it has not read yet. */
 export interface RunEventReader extends AsyncIterableIterator<RunEvent> {
   /**
-   * The events journaled after the reader's position (at most `max`), waiting for at least one;
-   * `[]` once the journal closed and everything was read. A consumer that was busy (e.g. waiting
-   * for a commit) takes all it missed in one step instead of one promise per event.
+   * The events journaled after the reader's position, up to `max` (below 1 counts as 1), waiting
+   * for one; `[]` once the journal closed and everything was read. A consumer that was busy (e.g.
+   * waiting for a commit) takes all it missed in one step instead of one promise per event.
    */
   nextBatch(max: number): Promise<RunEvent[]>;
 }
@@ -88,31 +88,26 @@ export class RunJournal {
       position += 1;
       return event;
     };
-    const next = async (): Promise<IteratorResult<RunEvent>> => {
+    /** Whether an unread event is there, waiting for one; false once the journal closed and all was read. */
+    const unread = async (): Promise<boolean> => {
       for (;;) {
-        if (finished) return { done: true, value: undefined };
-        if (position < this.count) return { done: false, value: take() };
-        if (this.closed) {
-          finished = true;
-          continue;
-        }
-        await this.more();
+        if (finished) return false;
+        if (position < this.count) return true;
+        if (this.closed) finished = true;
+        else await this.more();
       }
     };
+    // Both re-check after waiting: another call on the same reader may have taken the event.
+    const next = async (): Promise<IteratorResult<RunEvent>> => {
+      while (await unread()) if (position < this.count) return { done: false, value: take() };
+      return { done: true, value: undefined };
+    };
     const nextBatch = async (max: number): Promise<RunEvent[]> => {
-      for (;;) {
-        if (finished) return [];
-        if (position < this.count) {
-          const batch: RunEvent[] = [];
-          while (position < this.count && batch.length < max) batch.push(take());
-          return batch;
-        }
-        if (this.closed) {
-          finished = true;
-          continue;
-        }
-        await this.more();
-      }
+      const batch: RunEvent[] = [];
+      const limit = Math.max(1, max);
+      while (batch.length === 0 && (await unread()))
+        while (position < this.count && batch.length < limit) batch.push(take());
+      return batch;
     };
     const iterator: RunEventReader = {
       next,

@@ -51,7 +51,8 @@ describe('RunJournal', () => {
     const reader = journal.reader();
     ['e1', 'e2', 'e3'].forEach((id) => journal.append(event('diagnostic', id)));
     expect((await reader.next()).value?.event_id).toBe('e1');
-    expect((await reader.nextBatch(10)).map((item) => item.event_id)).toEqual(['e2', 'e3']);
+    expect((await reader.nextBatch(0)).map((item) => item.event_id)).toEqual(['e2']);
+    expect((await reader.nextBatch(10)).map((item) => item.event_id)).toEqual(['e3']);
     const waiting = reader.nextBatch(2);
     ['e4', 'e5', 'e6'].forEach((id) => journal.append(event('diagnostic', id)));
     expect((await waiting).map((item) => item.event_id)).toEqual(['e4', 'e5']);
