@@ -88,8 +88,9 @@ describe('batched item persistence', () => {
   });
 
   it("writes a message's item/started in the commit of the events before its first delta", async () => {
-    // The second model call waits until the turn is on disk, so by then the run has produced the
-    // userMessage, the first message's deltas and its tool call: forwarding takes them as one batch.
+    // turn/start's begin-turn write returns only once the run reached its second model call, so
+    // the run has journaled its start, the first message's deltas and its tool call before
+    // forwarding (which starts after that write) takes its first batch.
     const second = gatedStep(finish('done'));
     live = await LiveAppServer.start({
       steps: [
