@@ -94,6 +94,8 @@ interface PendingSteer extends SteerRegistration {
   consumed: boolean;
 }
 
+const NO_EFFECTS: readonly ProjectionEffect[] = [];
+
 export class RunProjector {
   /** Insertion order = first appearance. */
   private readonly items = new Map<string, LiveItem>();
@@ -298,10 +300,12 @@ export class RunProjector {
    * other item state, so it can share a commit with the events before the delta; `project` of the
    * same delta then only appends the chunk.
    */
-  openAgentMessage(event: RunEventOf<'assistant_delta'>): ProjectionEffect[] {
-    const out: ProjectionEffect[] = [];
+  openAgentMessage(event: RunEventOf<'assistant_delta'>): readonly ProjectionEffect[] {
+    // Called for every streamed delta: the usual case (a message is open) allocates nothing.
     // An empty chunk changes nothing; it must not open an empty message either.
-    if (!this.done && event.delta.length > 0) this.openedAgentMessageId(out, eventTime(event));
+    if (this.done || this.openAgentMessageId !== null || event.delta.length === 0) return NO_EFFECTS;
+    const out: ProjectionEffect[] = [];
+    this.openedAgentMessageId(out, eventTime(event));
     return out;
   }
 
