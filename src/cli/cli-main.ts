@@ -10,6 +10,7 @@ import { commandHelp, USAGE_LINE } from './command-help';
 import { packageVersion } from './package-version';
 import { isServerInvocation, type CliInvocation } from './cli-invocation';
 import { saveCodeCacheAfterStartup } from './code-cache/code-cache-save';
+import { capYoungGeneration } from './v8-settings/young-generation';
 
 function exitWhenFlushed(code: number): void {
   protocolOutput.stream.write('', () => process.exit(code));
@@ -33,6 +34,7 @@ async function run(invocation: CliInvocation): Promise<number> {
   }
   await import('reflect-metadata');
   if (isServerInvocation(invocation)) {
+    capYoungGeneration();
     saveCodeCacheAfterStartup();
     const { runServerCommand } = await import('./server-command');
     return runServerCommand(invocation);

@@ -8,6 +8,8 @@
  * so the offer is kept under a registered symbol on the global object, which both see.
  */
 
+import { withV8DefaultFlags } from '../v8-settings/young-generation';
+
 /** After start-up has compiled what it needs, or at exit if that comes sooner. */
 export const CODE_CACHE_SAVE_DELAY_MS = 1_000;
 
@@ -32,7 +34,7 @@ export function saveCodeCacheAfterStartup(): void {
     saved = true;
     clearTimeout(timer);
     process.removeListener('exit', saveOnce);
-    save();
+    withV8DefaultFlags(save);
   };
   const timer = setTimeout(saveOnce, CODE_CACHE_SAVE_DELAY_MS);
   timer.unref();
