@@ -6,11 +6,11 @@
  * idles. A streamed answer allocates a few objects per delta (its chunk, run event and
  * notification) that die a few deltas later; the ones in flight when a scavenge runs survive it
  * once. Over a long answer those survivals add up and the young generation doubles to 32 MiB,
- * although nothing in it lives long. Start-up has already grown it to 16 MiB. Held there, a
- * 100,000-delta turn peaks at about 30 MiB over idle instead of 45 to 51, in the same time. At
+ * although nothing in it lives long. Start-up grows it to 8 MiB and a first turn to 16. Held there,
+ * a 100,000-delta turn peaks at about 30 MiB over idle instead of 45 to 51, in the same time. At
  * 8 MiB the turn gains a little more but a 10,000-item `thread/read` takes 10 % longer, its
  * objects promoted before they die; at 4 MiB in-flight deltas are promoted too and the turn peaks
- * at 43 MiB (docs/performance-notes.md).
+ * at 42 to 50 MiB (docs/performance-notes.md).
  *
  * Set at run time (`v8.setFlagsFromString`), since a client spawns the server with whatever node
  * options it has. V8 has no run-time flag for the size itself, only for the growth factor, so
