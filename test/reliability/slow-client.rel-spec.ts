@@ -5,8 +5,11 @@
  * JSON; with the bounded outbound queue (1 024 messages) its resident set must stay within
  * RSS_GROWTH_LIMIT_MIB of what it was before the turn. The server keeps reading stdin meanwhile
  * (requests sent while blocked are answered later, result or -32001), and once the client reads
- * again the turn finishes with every delta delivered in order.
+ * again the turn finishes with every delta delivered in order. A SIGTERM while the client still
+ * does not read ends the process within §1.9's 5 s bound with the turn written to the store
+ * directly (step 5): interrupted, "server shutting down", its message interrupted, the thread idle.
  */
+import { join } from 'node:path';
 import { chunks, FakeOpenAiServer, type StreamStep } from '../helpers/fake-openai-server';
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
 import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
@@ -19,6 +22,7 @@ import {
   type Workspace,
 } from './support/app-server-child';
 import { residentMiB } from './support/process-memory';
+import { withDatabase } from './support/sqlite-inspection';
 
 jest.setTimeout(90_000);
 
@@ -56,8 +60,11 @@ describe('a client that stops reading stdout', () => {
     workspace = createWorkspace(model.baseUrl);
   });
 
-  afterAll(async () => {
+  afterEach(async () => {
     if (child) await stopChild(child);
+  });
+
+  afterAll(async () => {
     await model.close();
     workspace.dispose();
   });
@@ -139,5 +146,52 @@ describe('a client that stops reading stdout', () => {
         `${REQUESTS_WHILE_BLOCKED} requests sent while blocked → ${REQUESTS_WHILE_BLOCKED - overloaded} results, ${overloaded} × -32001`,
     );
     child.received.length = 0;
+  });
+
+  it('writes the turn to the store at the shutdown deadline when SIGTERM comes while output is blocked', async () => {
+    // The flood, then the model holds the stream open: the run is still in its model call at SIGTERM.
+    let releaseModel = (): void => undefined;
+    const held = new Promise<void>((resolve) => (releaseModel = resolve));
+    model.enqueue({
+      type: 'stream',
+      steps: [...floodingModelCall().slice(0, DELTAS + 1), { waitFor: held }],
+    });
+    const store = join(workspace.dir, 'blocked-shutdown.sqlite');
+    child = await startServer(workspace, store);
+    const threadId = await startThread(child, workspace);
+    const { turnId } = (await call(child, 'turn', 'turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'flood me' }],
+    })) as { turnId: string };
+    await child.waitFor((message) => message.method === 'item/agentMessage/delta', 30_000);
+    child.process.stdout.pause();
+    // Long enough for the outbound queue to fill: the turn's forwarding then waits for the client.
+    await sleep(2_000);
+    const signalledAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await child.waitExit(15_000)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(7_000);
+    releaseModel();
+
+    const stored = await withDatabase(store, async (query) => ({
+      turns: await query(`SELECT "status", "result_json" FROM "turns" WHERE "turn_id" = ?`, [turnId]),
+      thread: await query(`SELECT "active_turn_id" FROM "threads" WHERE "thread_id" = ?`, [threadId]),
+      items: await query(`SELECT "item_json" FROM "items" WHERE "turn_id" = ?`, [turnId]),
+    }));
+    expect(stored.turns).toHaveLength(1);
+    const [turn] = stored.turns as Array<{ status: string; result_json: string }>;
+    expect({ status: turn.status, ...(JSON.parse(turn.result_json) as Record<string, unknown>) }).toEqual(
+      expect.objectContaining({
+        status: 'interrupted',
+        completionReason: 'cancelled',
+        error: 'server shutting down',
+      }),
+    );
+    expect(stored.thread).toEqual([{ active_turn_id: null }]);
+    const statuses = (stored.items as Array<{ item_json: string }>).map((row) => {
+      const item = JSON.parse(row.item_json) as { type: string; status: string };
+      return `${item.type}:${item.status}`;
+    });
+    expect(statuses.sort()).toEqual(['agentMessage:interrupted', 'userMessage:completed']);
   });
 });

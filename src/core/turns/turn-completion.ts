@@ -42,6 +42,9 @@ interface Terminal {
 }
 
 export function projectTurnCompleted(identity: TurnIdentity, outcome: TurnOutcome): TurnCompletedProjection {
+  // Only these three members: callers may pass a richer object (a RunningTurn is a TurnIdentity),
+  // whose other members (its promises, handle, projector) must not reach the params or the store.
+  const { threadId, turnId, runId } = identity;
   const result = outcome.kind === 'rejected' ? null : outcome.result;
   const terminal: Terminal =
     outcome.kind === 'finished'
@@ -55,7 +58,9 @@ export function projectTurnCompleted(identity: TurnIdentity, outcome: TurnOutcom
   const finalOutput = result ? (result.finalAnswer ?? result.waitReason ?? result.error) : null;
   // Members in the order of the §4.6 table; absent ones are omitted, never null.
   const params: TurnCompletedParams = {
-    ...identity,
+    threadId,
+    turnId,
+    runId,
     status: terminal.status,
     ...(finalOutput !== null ? { finalOutput } : {}),
     ...(terminal.error !== undefined ? { error: terminal.error } : {}),

@@ -97,7 +97,10 @@ export class TurnShutdown {
   /** The run's own result when it settled; otherwise interrupted / cancelled / "server shutting down". */
   private completionOf(turn: RunningTurn, now: number): TurnCompletion {
     if (turn.settledResult !== null) {
-      const { status, result } = projectTurnCompleted(turn, { kind: 'finished', result: turn.settledResult });
+      const { status, result } = projectTurnCompleted(
+        { threadId: turn.threadId, turnId: turn.turnId, runId: turn.runId },
+        { kind: 'finished', result: turn.settledResult },
+      );
       return { status, completedAt: now, result };
     }
     return {

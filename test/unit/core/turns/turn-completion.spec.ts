@@ -253,4 +253,17 @@ describe('projectTurnCompleted (protocol.md §4.6, §8.6)', () => {
       cycles: [],
     });
   });
+
+  it('takes only threadId, turnId and runId from a richer identity (shutdown passes its RunningTurn)', () => {
+    const runningTurn = {
+      ...identity,
+      finished: Promise.resolve(),
+      handle: { cancel: () => undefined },
+      ownerConnectionId: 'conn_1',
+    };
+    const outcome: TurnOutcome = { kind: 'finished', result: runResult({ finalAnswer: 'Done.' }) };
+    const projection = projectTurnCompleted(runningTurn, outcome);
+    expect(projection).toEqual(projectTurnCompleted(identity, outcome));
+    expect(Object.keys(projection.params)).not.toContain('ownerConnectionId');
+  });
 });
