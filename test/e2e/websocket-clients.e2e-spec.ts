@@ -81,6 +81,78 @@ describe('ten clients on one thread (websocket.md §5)', () => {
   });
 });
 
+describe('clients that resume while a turn streams (websocket.md §5 thread/resume)', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** A new connection resumes the thread; its snapshot's message text plus the deltas after the answer. */
+  async function resumeAndRebuild(threadId: string): Promise<{ rebuilt: string; final: string } | null> {
+    const peer = await WsPeer.connect(server!.url);
+    try {
+      await peer.initialize();
+      const snapshot = await peer.call<{
+        items: Array<{ itemId: string; type: string; status: string; payload: { text: string } }>;
+      }>('thread/resume', { threadId });
+      const message = snapshot.items.find(
+        (item) => item.type === 'agentMessage' && item.status === 'inProgress',
+      );
+      if (message === undefined) return null;
+      const completed = await peer.waitFor(
+        (m) => m.method === 'item/completed' && paramsOf(m).itemId === message.itemId,
+      );
+      const answered = peer.received.findIndex(
+        (m) => 'result' in m && Array.isArray((m.result as { items?: unknown }).items),
+      );
+      const deltas = peer.received
+        .slice(answered + 1)
+        .filter((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).itemId === message.itemId)
+        .map((m) => String(paramsOf(m).delta));
+      return {
+        rebuilt: message.payload.text + deltas.join(''),
+        final: String((paramsOf(completed).payload as { text: string }).text),
+      };
+    } finally {
+      await peer.close();
+    }
+  }
+
+  it('each gets the text so far, then exactly the chunks not yet in it: no chunk twice, none missing', async () => {
+    server = await WsServerProcess.start(sandbox);
+    const fragments = Array.from({ length: 400 }, (_, i) => `c${i} `);
+    const steps: StreamStep[] = [{ chunk: chunks.role() }];
+    for (const text of fragments) steps.push({ chunk: chunks.content(text) }, { delayMs: 2 });
+    steps.push(
+      {
+        chunk: chunks.toolCall({
+          index: 0,
+          id: 'call_finish',
+          name: 'task_finish',
+          arguments: '{"message":"done"}',
+        }),
+      },
+      { chunk: chunks.finish('tool_calls') },
+    );
+    sandbox.model.enqueue({ type: 'stream', steps });
+    const {
+      peers: [starter],
+      threadId,
+    } = await subscribers(1);
+    await starter.call('turn/start', { threadId, input: textInput('stream slowly') });
+    await starter.waitFor((m) => m.method === 'item/agentMessage/delta');
+    // Resumes spread over the stream, so their snapshots cut it at many different chunks.
+    const resumes: Array<Promise<{ rebuilt: string; final: string } | null>> = [];
+    for (let i = 0; i < 12; i += 1) {
+      resumes.push(resumeAndRebuild(threadId));
+      await sleep(40);
+    }
+    const seams = (await Promise.all(resumes)).filter((seam) => seam !== null);
+    await starter.collectUntil(isTurnCompleted);
+    expect(seams.length).toBeGreaterThanOrEqual(6);
+    const text = fragments.join('');
+    expect(seams).toEqual(seams.map(() => ({ rebuilt: text, final: text })));
+    await starter.close();
+  });
+});
+
 describe('a client that stops reading (websocket.md §4 slow consumers)', () => {
   it('is closed 4001 while nine others and the turn keep full speed; afterItemId gives it exactly what it missed', async () => {
     server = await WsServerProcess.start(sandbox);

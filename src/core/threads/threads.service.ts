@@ -108,9 +108,13 @@ export class ThreadsService {
     if (remote !== null) return remote;
 
     this.events.hold(threadId, requesterId);
+    // The running turn's items as of the hold, in the same tick: every later change of them is in
+    // what the hold keeps, so the answer's text ends exactly where the held deltas begin
+    // (websocket.md §5: no gap, no duplicate). The store is read after, and may be newer.
+    const heldLive = this.liveVersions(threadId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
-      const response = await this.snapshot(threadId, window);
+      const response = await this.snapshot(threadId, window, heldLive);
       this.ownership.claimIfUnowned(threadId, requesterId);
       return { response, afterResponse: () => this.events.release(threadId, requesterId) };
     } catch (error) {
@@ -280,12 +284,33 @@ export class ThreadsService {
    * read) overlaid with the live turn's in-memory versions, taken last so the snapshot is as recent
    * as possible. An unknown thread is `Thread not found`.
    */
-  private async snapshot(threadId: string, window: ItemWindow): Promise<ThreadSnapshot> {
+  /**
+   * The stored thread with the running turn's items overlaid. `heldLive`: those items as of a
+   * resume's hold; they win over stored versions of the same items even when a stored one is
+   * newer, because the newer state reaches the resumer through the hold.
+   */
+  private async snapshot(
+    threadId: string,
+    window: ItemWindow,
+    heldLive?: readonly ItemVersion[],
+  ): Promise<ThreadSnapshot> {
     const stored = await this.store.readThread(threadId, window);
     if (stored === null) throw DomainErrors.threadNotFound();
-    const live = this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
-    const items = completeReplay(stored.items, live, window);
+    const live = heldLive ?? this.liveVersions(threadId);
+    const held = heldLive === undefined ? null : new Set(heldLive.map((version) => version.item.itemId));
+    const storedItems =
+      held === null
+        ? stored.items
+        : {
+            ...stored.items,
+            versions: stored.items.versions.filter((version) => !held.has(version.item.itemId)),
+          };
+    const items = completeReplay(storedItems, live, window);
     return { thread: this.toWire(stored.thread), turns: stored.turns, items };
+  }
+
+  private liveVersions(threadId: string): ItemVersion[] {
+    return this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
   }
 
   private toWire(thread: StoredThread): AppThread {

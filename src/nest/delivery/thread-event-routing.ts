@@ -15,9 +15,15 @@ export class ThreadEventRouting implements ThreadEventBus {
     @Inject(AcpSessionEvents) private readonly acp: AcpSessionEvents,
   ) {}
 
+  /**
+   * Both protocols' logs take the event in the caller's tick: a resume's snapshot taken in a later
+   * tick then never finds projected state whose event is not yet in a log (websocket.md §5).
+   */
   async broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
-    await this.acp.broadcast(threadId, name, params);
-    await this.appServer.broadcast(threadId, name, params);
+    await Promise.all([
+      this.acp.broadcast(threadId, name, params),
+      this.appServer.broadcast(threadId, name, params),
+    ]);
   }
 
   hold(threadId: string, subscriberId: string): void {
