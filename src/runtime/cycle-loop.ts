@@ -101,6 +101,8 @@ class CycleLoop {
     await run.sink.emit({ type: 'cycle_started', cycle_index: cycle });
     await this.deliverSteering(cycle);
     await run.refreshTools();
+    // A cancel while the tools got ready (an MCP server still starting) ends the run here.
+    if (run.cancelReason() !== null) return this.cancelled();
     if ((await run.compaction.beforeModelCall(cycle)) === 'cancelled') return this.cancelled();
 
     const input = run.conversation.modelInput();

@@ -61,8 +61,9 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
 
 /**
  * Before a model call: a dynamic tool source whose list changed replaces its tools in the run's
- * registry, visible names and model specs. A changed list that cannot be registered (a duplicate
- * name, a bad schema) keeps the previous tools and is reported as a warning diagnostic.
+ * registry, visible names and model specs; the source's warnings become warning diagnostics. A
+ * changed list that cannot be registered (a duplicate name, a bad schema) keeps the previous tools
+ * and is reported as a warning diagnostic.
  */
 async function refreshDynamicTools(
   launch: RunLaunch,
@@ -70,9 +71,19 @@ async function refreshDynamicTools(
   scope: ToolRunScope,
   model: ModelCallSetup,
   sink: RunEventSink,
+  signal: AbortSignal,
 ): Promise<void> {
   const source = launch.config.toolSource;
-  if (source === undefined || !(await source.refresh())) return;
+  if (source === undefined) return;
+  const changed = await source.refresh(signal);
+  for (const warning of source.takeWarnings?.() ?? [])
+    await sink.emit({
+      type: 'diagnostic',
+      level: 'warning',
+      code: warning.code,
+      details: { message: warning.message },
+    });
+  if (!changed) return;
   try {
     const set = buildRunToolSet(launch.agent.tools, source.tools(), plan.toolPolicy);
     scope.registry = set.registry;
@@ -154,7 +165,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
         sink,
         model,
         tools,
-        refreshTools: () => refreshDynamicTools(launch, plan, tools, model, sink),
+        refreshTools: () => refreshDynamicTools(launch, plan, tools, model, sink, control.signal),
         steering: control.steering,
         compaction: new AutoCompaction(compaction, plan.resolved, plan.autoCompaction, promptSize),
         cancelReason: () => control.cancelReason,

@@ -1,8 +1,10 @@
 /**
  * MCP servers passed in ACP `session/new` (acp.md §2, mcp.md §1 source 3): the real
  * server-everything over stdio becomes the thread's server, the model calls its `echo` tool, the
- * client sees it as an `other` tool call; app-server shows the thread's servers, env masked.
+ * client sees it as an `other` tool call; app-server shows the thread's servers, env masked. A
+ * session/cancel while the session's server is still starting cancels the prompt (acp.md §2).
  */
+import { join } from 'node:path';
 import { E2eSandbox } from '../helpers/app-server-session';
 import { AcpClientProcess } from '../helpers/acp-client-process';
 import { assistantReply, finishReply, requestMessages } from '../helpers/model-replies';
@@ -90,5 +92,30 @@ describe('vv-agent acp: session/new with mcpServers', () => {
     expect(thread.mcpServers).toEqual({
       every: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { E2E_SECRET: '***' } },
     });
+  });
+});
+
+describe('vv-agent acp: session/cancel while the session MCP server is still starting', () => {
+  const SLOW = join(__dirname, '..', 'fixtures', 'mcp', 'slow-start-server.mjs');
+
+  it('the pending prompt answers cancelled at once and the model is never called', async () => {
+    client = AcpClientProcess.spawn(sandbox);
+    await client.initialize();
+    const { sessionId } = await client.agent.request('session/new', {
+      cwd: sandbox.workspace,
+      // Far longer than the test: the server is still starting when the cancel comes.
+      mcpServers: [{ name: 'slow', command: process.execPath, args: [SLOW, '60000'], env: [] }],
+    });
+    const prompt = client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'hi' }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const cancelledAt = Date.now();
+    await client.agent.notify('session/cancel', { sessionId });
+    expect(await prompt).toEqual({ stopReason: 'cancelled' });
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    expect(sandbox.model.requests).toHaveLength(0);
+    await client.close();
   });
 });

@@ -17,6 +17,7 @@ import {
   type JsonMessage,
   type SpawnOptions,
 } from '../helpers/app-server-session';
+import sqlite3 from 'sqlite3';
 import { JsonlChild } from '../helpers/jsonl-child';
 import {
   Agent,
@@ -623,3 +624,94 @@ describe('tools/list_changed within a running turn (a real SDK McpServer that ad
     }
   });
 });
+
+describe('an MCP server that is slow to start (a real SDK McpServer that waits before answering)', () => {
+  const SLOW = join(__dirname, '..', 'fixtures', 'mcp', 'slow-start-server.mjs');
+  /** Far longer than the test waits: the server is still starting at every step below. */
+  const START_DELAY_MS = 60_000;
+
+  function slowConfig(tag: string): string {
+    return writeMcpConfig({
+      slow: {
+        command: process.execPath,
+        args: [SLOW, String(START_DELAY_MS)],
+        env: { E2E_TAG: tag },
+        startupTimeoutSec: 120,
+      },
+    });
+  }
+
+  it('turn/start answers while the server starts, and turn/interrupt ends the turn before any model call', async () => {
+    const tag = `slow-${process.pid}-${Date.now()}`;
+    const session = await ready({ args: ['--mcp-config', slowConfig(tag)] });
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('hi'),
+    });
+    await session.collectUntil((m) => m.method === 'turn/started');
+    expect(processesWithEnv(`E2E_TAG=${tag}`).length).toBeGreaterThan(0);
+
+    expect(await session.call('turn/interrupt', { threadId, expectedTurnId: turnId })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+    });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 15_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
+      turnId,
+      status: 'interrupted',
+      completionReason: 'cancelled',
+    });
+    expect(sandbox.model.requests).toHaveLength(0);
+    // The server goes on starting for later turns; the App Server ends it at shutdown.
+    session.child.process.kill('SIGTERM');
+    expect(await session.child.waitExit(15_000)).toEqual({ code: 0, signal: null });
+    expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+  });
+
+  it('SIGTERM while the server starts: exit 0 within the 5 s bound, the turn stored interrupted, no MCP process left', async () => {
+    const tag = `slow-${process.pid}-${Date.now()}`;
+    const session = await ready({ args: ['--mcp-config', slowConfig(tag)] });
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('hi'),
+    });
+    await session.collectUntil((m) => m.method === 'turn/started');
+    const signalledAt = Date.now();
+    session.child.process.kill('SIGTERM');
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 10_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
+      turnId,
+      status: 'interrupted',
+      error: 'server shutting down',
+    });
+    expect(await session.child.waitExit(15_000)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(6_000);
+    expect(sandbox.model.requests).toHaveLength(0);
+    expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+
+    const stored = await storedTurn(sandbox.storePath(), turnId);
+    expect(stored).toEqual({ status: 'interrupted', error: 'server shutting down' });
+  });
+});
+
+/** A turn's status and result error as the store file holds them (read with plain sqlite3). */
+async function storedTurn(path: string, turnId: string): Promise<{ status: string; error: unknown }> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const handle = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) =>
+      error ? reject(error) : resolve(handle),
+    );
+  });
+  try {
+    const row = await new Promise<{ status: string; result_json: string }>((resolve, reject) =>
+      db.get(`SELECT "status", "result_json" FROM "turns" WHERE "turn_id" = ?`, [turnId], (error, found) =>
+        error ? reject(error) : resolve(found as { status: string; result_json: string }),
+      ),
+    );
+    return { status: row.status, error: (JSON.parse(row.result_json) as { error?: unknown }).error };
+  } finally {
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+}

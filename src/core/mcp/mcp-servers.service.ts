@@ -2,13 +2,14 @@
  * The App Server's MCP servers (mcp.md §1, §2, §5): which servers a turn uses (process config <
  * host agent < thread, a later source wins per name), one shared handle per resolved process/host
  * config, one handle per thread-level server, the `mcpServer/list` view, and closing everything at
- * shutdown. Starting, calling and restarting are the runtime tool source's (runtime/tools/mcp).
+ * shutdown (a start still in progress included). Starting, calling and restarting are the runtime
+ * tool source's (runtime/tools/mcp).
  */
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Agent } from '../../runtime/agent';
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import { exposedToolNames } from '../../runtime/tools/mcp/exposed-name';
-import { McpServerHandle, startMcpServers } from '../../runtime/tools/mcp/mcp-tool-source';
+import { McpServerHandle } from '../../runtime/tools/mcp/mcp-tool-source';
 import { McpToolSet } from '../../runtime/tools/mcp/mcp-tool-set';
 import { isHttpServer, toolEnabled, type McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import type { McpServerInfo } from '../model/types';
@@ -24,14 +25,6 @@ interface McpServerEntry {
   handle: McpServerHandle;
 }
 
-/** What a turn gets from its MCP servers. */
-export interface McpTurnTools {
-  /** The run's tool source; its `payloads` give `payload.mcp` of the turn's toolCall items (§5). */
-  toolSet: McpToolSet;
-  /** `error/warning` messages of servers that failed to start (§2). */
-  failures: string[];
-}
-
 @Injectable()
 export class McpServers implements OnApplicationShutdown {
   /** Process and host servers, keyed by name + resolved config: one child each, shared by threads. */
@@ -45,19 +38,22 @@ export class McpServers implements OnApplicationShutdown {
     @Inject(MCP_PROCESS_SERVERS) private readonly processServers: Readonly<Record<string, McpServerConfig>>,
   ) {}
 
-  /** Starts what the turn needs (before the first model call) and returns the turn's MCP tools. */
-  async prepareTurn(
+  /**
+   * The turn's MCP tools: a tool source over the servers the turn uses, which the run starts before
+   * its first model call (§2). Its `payloads` give `payload.mcp` of the turn's toolCall items (§5).
+   */
+  toolsForTurn(
     threadId: string,
     agent: Agent,
     threadServers: Record<string, McpServerConfig> | null,
     policy: ApprovalPolicy,
-  ): Promise<McpTurnTools> {
+  ): McpToolSet {
     const entries = this.entriesFor(threadId, agent.mcpServers, threadServers);
     this.lastUsed.set(threadId, entries);
-    const handles = entries.map((entry) => entry.handle);
-    const failures = (await startMcpServers(handles)).map((failure) => failure.message);
-    const ready = handles.filter((handle) => handle.status === 'ready');
-    return { toolSet: new McpToolSet(ready, policy), failures };
+    return new McpToolSet(
+      entries.map((entry) => entry.handle),
+      policy,
+    );
   }
 
   /** §5 `mcpServer/list`: never starts a server. */

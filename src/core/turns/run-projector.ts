@@ -8,6 +8,7 @@ import type { RunEvent, RunEventOf } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
 import type { ToolMetadata } from '../../runtime/tools/types';
 import type { McpToolPayload } from '../../runtime/tools/mcp/mcp-tool-source';
+import { MCP_SERVER_UNAVAILABLE } from '../../runtime/tools/mcp/call-result';
 import type { ItemVersion } from '../store/records';
 import type {
   AppItem,
@@ -191,6 +192,12 @@ export class RunProjector {
         break;
       case 'diagnostic':
         this.lastModelResponseEnding = modelResponseEndingOf(event) ?? this.lastModelResponseEnding;
+        // mcp.md §2: a server that failed to start, found before the run's first model call.
+        if (event.level === 'warning' && event.code === MCP_SERVER_UNAVAILABLE)
+          this.notify(out, {
+            method: 'error/warning',
+            params: this.warning('mcp_server_unavailable', String(event.details.message)),
+          });
         break;
       default:
         // run_cancelled, reasoning, streamed tool-call progress, lifecycle, diagnostics, budgets: none.

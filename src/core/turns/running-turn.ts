@@ -19,8 +19,6 @@ export interface RunningTurnInit {
   changeCounter: ThreadChangeCounter;
   /** The server's approval timer for this turn (host value or server default, §10.2). */
   approvalTimeoutMs: number;
-  /** mcp.md §2: `error/warning` messages of MCP servers that failed to start for this turn. */
-  mcpWarnings?: readonly string[];
 }
 
 export class RunningTurn {
@@ -38,7 +36,6 @@ export class RunningTurn {
   readonly projector: RunProjector;
   readonly changeCounter: ThreadChangeCounter;
   readonly approvalTimeoutMs: number;
-  readonly mcpWarnings: readonly string[];
   /** The run's result once `result()` resolved (shutdown uses its messages when it must finish the turn itself). */
   settledResult: RunResult | null = null;
   private persistenceClaim: 'finalizer' | 'shutdown' | null = null;
@@ -56,7 +53,6 @@ export class RunningTurn {
     this.projector = init.projector;
     this.changeCounter = init.changeCounter;
     this.approvalTimeoutMs = init.approvalTimeoutMs;
-    this.mcpWarnings = init.mcpWarnings ?? [];
     this.finishedPromise = new Promise<void>((resolve) => {
       this.markFinished = resolve;
     });

@@ -88,8 +88,9 @@ export class TurnLauncher {
       ...this.approvals.approvalsForRun(threadId),
     });
 
-    // mcp.md §2: the turn's MCP servers start before its first model call; failures only warn.
-    const mcp = await this.mcp.prepareTurn(
+    // mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
+    // warn), so the turn is running, and can be interrupted, while a slow server starts.
+    const mcpTools = this.mcp.toolsForTurn(
       threadId,
       agent,
       thread.mcpServers as Record<string, McpServerConfig> | null,
@@ -101,7 +102,7 @@ export class TurnLauncher {
       handle =
         kind === 'compaction'
           ? runner.compact(agent, config)
-          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcp.toolSet });
+          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools });
     } catch (error) {
       throw DomainErrors.internal(error);
     }
@@ -123,7 +124,7 @@ export class TurnLauncher {
       now: () => Date.now(),
       newItemId,
       changeCounter,
-      mcpTools: mcp.toolSet.payloads,
+      mcpTools: mcpTools.payloads,
     });
     return new RunningTurn({
       threadId,
@@ -136,7 +137,6 @@ export class TurnLauncher {
       projector,
       changeCounter,
       approvalTimeoutMs,
-      mcpWarnings: mcp.failures,
     });
   }
 

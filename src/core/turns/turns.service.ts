@@ -238,8 +238,6 @@ export class TurnsService {
     const { threadId, turnId } = turn;
     await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
     await this.events.broadcast(threadId, 'turn/started', { threadId, turnId });
-    for (const message of turn.mcpWarnings)
-      await this.forwarder.warn(turn, 'mcp_server_unavailable', message);
     // A follow-up that started while the server began shutting down is cancelled like the others.
     if (this.lifecycle.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
     turn.trackForwarding(this.drive(turn));

@@ -5,13 +5,22 @@
  */
 import type { ToolDefinition } from './types';
 
+/** Something the run's events should say about the source (e.g. an MCP server that did not start). */
+export interface ToolSourceWarning {
+  code: string;
+  message: string;
+}
+
 export interface DynamicToolSource {
   /** The source's current tools, appended after the agent's own tools. */
   tools(): readonly ToolDefinition[];
   /**
-   * Called before every model call. Re-reads the tools when the source learned of a change and
-   * resolves true when `tools()` now returns a different list. Never rejects: a source that cannot
-   * re-read keeps its last list.
+   * Called before every model call. Re-reads the tools when the source learned of a change (or
+   * gets them ready, the first time) and resolves true when `tools()` now returns a different
+   * list. Never rejects: a source that cannot re-read keeps its last list. `signal` is the run's:
+   * once it aborts (the run is cancelled) the source stops waiting and resolves false.
    */
-  refresh(): Promise<boolean>;
+  refresh(signal: AbortSignal): Promise<boolean>;
+  /** Warnings since the last call, reported once each as `diagnostic` events of the run. */
+  takeWarnings?(): ToolSourceWarning[];
 }

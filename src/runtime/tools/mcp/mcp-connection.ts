@@ -80,8 +80,11 @@ export class McpConnection {
     private readonly sdk: McpSdk,
   ) {}
 
-  /** Spawn/connect, `initialize` and `tools/list` (all pages) within `startupTimeoutSec`. */
-  static async start(name: string, config: McpServerConfig): Promise<McpConnection> {
+  /**
+   * Spawn/connect, `initialize` and `tools/list` (all pages) within `startupTimeoutSec`; `signal`
+   * (shutdown) ends it early, the same way as the timeout: the client closed, the child's tree ended.
+   */
+  static async start(name: string, config: McpServerConfig, signal?: AbortSignal): Promise<McpConnection> {
     const sdk = await loadMcpSdk();
     const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     const timeoutMs = (config.startupTimeoutSec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
@@ -89,8 +92,12 @@ export class McpConnection {
     const untrack = tree ? trackCommand(tree) : () => undefined;
     const transport = transportFor(sdk, name, config, tree);
     let timer: NodeJS.Timeout | undefined;
+    let onAbort = (): void => undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`startup timed out after ${timeoutMs / 1000}s`)), timeoutMs);
+      onAbort = () => reject(new Error('startup cancelled: the server is shutting down'));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), deadline]);
@@ -106,6 +113,7 @@ export class McpConnection {
       throw error;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -28,6 +28,8 @@ export interface McpStartFailure {
 export class McpServerHandle {
   private connection: McpConnection | null = null;
   private starting: Promise<McpConnection> | null = null;
+  /** Ends the start in progress when the handle is closed (shutdown must not wait up to startupTimeoutSec). */
+  private startAbort: AbortController | null = null;
   status: McpServerStatus = 'notStarted';
   error: string | undefined;
 
@@ -52,18 +54,22 @@ export class McpServerHandle {
     await gone?.close();
     if (!this.starting) {
       this.status = 'starting';
-      this.starting = McpConnection.start(this.name, this.config).then(
+      const abort = new AbortController();
+      this.startAbort = abort;
+      this.starting = McpConnection.start(this.name, this.config, abort.signal).then(
         (connection) => {
           this.connection = connection;
           this.status = 'ready';
           this.error = undefined;
           this.starting = null;
+          this.startAbort = null;
           return connection;
         },
         (error: unknown) => {
           this.status = 'failed';
           this.error = error instanceof Error ? error.message : String(error);
           this.starting = null;
+          this.startAbort = null;
           throw error;
         },
       );
@@ -77,6 +83,7 @@ export class McpServerHandle {
   }
 
   async close(): Promise<void> {
+    this.startAbort?.abort();
     const connection = this.connection ?? (await this.starting?.catch(() => null)) ?? null;
     this.connection = null;
     await connection?.close();

@@ -45,7 +45,7 @@ class ChangingSource implements DynamicToolSource {
     return this.current;
   }
 
-  async refresh(): Promise<boolean> {
+  async refresh(_signal?: AbortSignal): Promise<boolean> {
     this.refreshes += 1;
     if (this.pending === null) return false;
     this.current = this.pending;
@@ -107,5 +107,56 @@ describe('dynamic tool source', () => {
     expect(toolNames[0]).toContain('mcp__srv__one');
     const [warning] = diagnostics(result.events, 'tool_list_refresh_failed');
     expect(warning).toMatchObject({ level: 'warning', details: { error: 'tool already registered: bash' } });
+  });
+
+  it("the source's warnings become warning diagnostics of the run, each once", async () => {
+    const source = new ChangingSource([recordingTool('mcp__srv__one')]);
+    let pending = [{ code: 'mcp_server_unavailable', message: 'MCP server srv failed to start: boom' }];
+    const warned: DynamicToolSource = {
+      tools: () => source.tools(),
+      refresh: (signal) => source.refresh(signal),
+      takeWarnings: () => {
+        const taken = pending;
+        pending = [];
+        return taken;
+      },
+    };
+    const { provider } = recordingProvider([
+      { tool_calls: [toolCall('c1', 'mcp__srv__one')] },
+      finish('done'),
+    ]);
+    const runner = new Runner({ modelProvider: provider, workspace: workspace.path });
+    const result = await runner.run(makeAgent(), 'go', { toolSource: warned });
+
+    expect(result.status).toBe('completed');
+    expect(diagnostics(result.events, 'mcp_server_unavailable')).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        details: { message: 'MCP server srv failed to start: boom' },
+      }),
+    ]);
+  });
+
+  it('a run cancelled while its source gets ready ends cancelled before any model call', async () => {
+    let refreshing = (): void => undefined;
+    const started = new Promise<void>((resolve) => (refreshing = resolve));
+    // Like an MCP server that is still starting: ready only when the run gives up on it.
+    const slow: DynamicToolSource = {
+      tools: () => [],
+      refresh: (signal) =>
+        new Promise<boolean>((resolve) => {
+          refreshing();
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        }),
+    };
+    const { provider, toolNames } = recordingProvider([finish('never')]);
+    const runner = new Runner({ modelProvider: provider, workspace: workspace.path });
+    const handle = runner.start(makeAgent(), 'go', { toolSource: slow });
+    await started;
+    expect(handle.cancel('stop')).toBe(true);
+    const result = await handle.result();
+
+    expect(result).toMatchObject({ completionReason: 'cancelled', error: 'stop' });
+    expect(toolNames).toEqual([]);
   });
 });
