@@ -19,11 +19,10 @@ export class ThreadEventRouting implements ThreadEventBus {
    * Both protocols' logs take the event in the caller's tick: a resume's snapshot taken in a later
    * tick then never finds projected state whose event is not yet in a log (websocket.md §5).
    */
-  async broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
-    await Promise.all([
-      this.acp.broadcast(threadId, name, params),
-      this.appServer.broadcast(threadId, name, params),
-    ]);
+  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
+    const acp = this.acp.broadcast(threadId, name, params);
+    const appServer = this.appServer.broadcast(threadId, name, params);
+    return acp.then(() => appServer);
   }
 
   hold(threadId: string, subscriberId: string): void {
