@@ -57,13 +57,15 @@ describe('several instances on one database (postgres.md §2)', () => {
     for (const error of refused)
       expect(error).toEqual({ code: -32602, message: 'Thread already has an active turn' });
 
-    // Every instance reads the one running turn from the database.
+    // Every instance reads the one running turn from the database, and reports its thread running.
     const { turnId } = won[0].result as { turnId: string };
     for (const session of instances) {
-      const read = await session.call<{ turns: Array<{ turnId: string; status: string }> }>('thread/read', {
-        threadId,
-      });
+      const read = await session.call<{
+        thread: { status: string };
+        turns: Array<{ turnId: string; status: string }>;
+      }>('thread/read', { threadId });
       expect(read.turns).toEqual([expect.objectContaining({ turnId, status: 'running' })]);
+      expect(read.thread.status).toBe('running');
     }
   });
 

@@ -265,11 +265,13 @@ export class ThreadsService {
   }
 
   /** The thread's reported status now (§8.1). */
-  statusOf(thread: Pick<StoredThread, 'threadId' | 'archivedAt'>): ThreadStatus {
+  statusOf(thread: Pick<StoredThread, 'threadId' | 'archivedAt' | 'activeTurnId'>): ThreadStatus {
     return reportedThreadStatus({
       closed: this.subscriptions.isClosed(thread.threadId),
       archived: thread.archivedAt !== null,
-      running: this.activeTurns.isRunning(thread.threadId),
+      // Running here, or on another instance (or process) of the store: the thread answers
+      // turn/start with -32602 either way, and its stored turn says running (§8.1, postgres.md §2).
+      running: this.activeTurns.isRunning(thread.threadId) || thread.activeTurnId != null,
     });
   }
 
