@@ -17,21 +17,41 @@ export interface SpawnTransportOptions {
 /** §13 `close()`: how long a child gets to exit after its stdin ends before SIGKILL. */
 export const CHILD_EXIT_GRACE_MS = 5_000;
 
-/** Splits a text stream into lines; `flush` returns an unterminated rest. */
-class LineSplitter {
-  private rest = '';
+/**
+ * After the child's exit, how long its pipes may still deliver what it wrote before they are let
+ * go: a process it started that inherited stdout would otherwise hold `close()` open until it ends.
+ */
+export const PIPE_DRAIN_AFTER_EXIT_MS = 500;
+
+/**
+ * Splits a text stream into lines; `flush` hands over an unterminated rest. A line longer than a
+ * chunk is kept as its pieces and joined once its newline arrives (a `thread/read` answer can be
+ * megabytes): no piece is scanned or copied twice.
+ */
+export class LineSplitter {
+  private pending: string[] = [];
 
   constructor(private readonly onLine: (line: string) => void) {}
 
   push(chunk: string): void {
-    const parts = (this.rest + chunk).split('\n');
-    this.rest = parts.pop() ?? '';
-    for (const part of parts) this.onLine(part.endsWith('\r') ? part.slice(0, -1) : part);
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      let line = chunk.slice(start, newline);
+      if (this.pending.length > 0) {
+        this.pending.push(line);
+        line = this.pending.join('');
+        this.pending = [];
+      }
+      this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.slice(start));
   }
 
   flush(): void {
-    if (this.rest !== '') this.onLine(this.rest);
-    this.rest = '';
+    const rest = this.pending.join('');
+    this.pending = [];
+    if (rest !== '') this.onLine(rest);
   }
 }
 
@@ -46,9 +66,11 @@ export function spawnTransport(options: SpawnTransportOptions, listener: Transpo
   let exited = false;
   const exit = new Promise<void>((resolve) => {
     let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
     const finish = (): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(drainTimer);
       exited = true;
       stdout.flush();
       stderr.flush();
@@ -56,6 +78,13 @@ export function spawnTransport(options: SpawnTransportOptions, listener: Transpo
       resolve();
     };
     child.once('close', finish);
+    child.once('exit', () => {
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, PIPE_DRAIN_AFTER_EXIT_MS);
+    });
     // A child that cannot be spawned emits 'error' and possibly no 'close'.
     child.once('error', () => setImmediate(finish));
   });
