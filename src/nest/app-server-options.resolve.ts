@@ -18,7 +18,13 @@ function requireInteger(name: string, value: number, minimum: number): number {
   return value;
 }
 
-function storeTargetOf(store: AppServerStoreOption): AppServerStoreTarget {
+function storeTargetOf(store: AppServerStoreOption | undefined): AppServerStoreTarget {
+  // A JavaScript caller (or a forRootAsync factory) can leave the required option out.
+  if (typeof store !== 'object' || store === null) {
+    throw new Error(
+      'AppServerModule option store is required: { path } (a sqlite file or ":memory:"), { url } or { dataSource }',
+    );
+  }
   if ('dataSource' in store) {
     if (store.dataSource.type !== 'postgres') {
       throw new Error('AppServerModule option store.dataSource must be a TypeORM postgres DataSourceOptions');
@@ -30,6 +36,11 @@ function storeTargetOf(store: AppServerStoreOption): AppServerStoreTarget {
       throw new Error('AppServerModule option store.url must be a postgres:// or postgresql:// URL');
     }
     return store.url;
+  }
+  if (typeof store.path !== 'string' || store.path === '') {
+    throw new Error(
+      'AppServerModule option store.path must be a non-empty string (a sqlite file or ":memory:")',
+    );
   }
   return store.path;
 }

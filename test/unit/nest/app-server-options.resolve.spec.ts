@@ -52,4 +52,21 @@ describe('resolveAppServerOptions', () => {
   ])('rejects %p', (options, message) => {
     expect(() => resolveAppServerOptions({ store: { path: ':memory:' }, ...options })).toThrow(message);
   });
+
+  it.each([
+    [
+      undefined,
+      'AppServerModule option store is required: { path } (a sqlite file or ":memory:"), { url } or { dataSource }',
+    ],
+    [{}, 'AppServerModule option store.path must be a non-empty string (a sqlite file or ":memory:")'],
+    [
+      { path: '' },
+      'AppServerModule option store.path must be a non-empty string (a sqlite file or ":memory:")',
+    ],
+    [{ url: 'mysql://x' }, 'AppServerModule option store.url must be a postgres:// or postgresql:// URL'],
+  ])('rejects store %p with a clear message (a JavaScript caller can pass anything)', (store, message) => {
+    expect(() =>
+      resolveAppServerOptions({ store } as unknown as Parameters<typeof resolveAppServerOptions>[0]),
+    ).toThrow(message);
+  });
 });
