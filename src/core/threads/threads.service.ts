@@ -284,12 +284,9 @@ export class ThreadsService {
   /**
    * The thread, all turns, and the items of §8.8 in their latest state: stored rows (one store
    * read) overlaid with the live turn's in-memory versions, taken last so the snapshot is as recent
-   * as possible. An unknown thread is `Thread not found`.
-   */
-  /**
-   * The stored thread with the running turn's items overlaid. `heldLive`: those items as of a
-   * resume's hold; they win over stored versions of the same items even when a stored one is
-   * newer, because the newer state reaches the resumer through the hold.
+   * as possible. With `heldLive` (a resume: the live items as of its hold) those win over stored
+   * versions of the same items even when a stored one is newer, because the newer state reaches
+   * the resumer through the hold. An unknown thread is `Thread not found`.
    */
   private async snapshot(
     threadId: string,
