@@ -641,7 +641,13 @@ describe('an MCP server that is slow to start (a real SDK McpServer that waits b
     });
   }
 
-  it('turn/start answers while the server starts, and turn/interrupt ends the turn before any model call', async () => {
+  /** A server whose MCP server is still starting, and a turn that turn/start answered meanwhile. */
+  async function turnWaitingForSlowServer(): Promise<{
+    tag: string;
+    session: AppServerSession;
+    threadId: string;
+    turnId: string;
+  }> {
     const tag = `slow-${process.pid}-${Date.now()}`;
     const session = await ready({ args: ['--mcp-config', slowConfig(tag)] });
     const { threadId } = await session.startThread({ cwd: sandbox.workspace });
@@ -650,6 +656,11 @@ describe('an MCP server that is slow to start (a real SDK McpServer that waits b
       input: textInput('hi'),
     });
     await session.collectUntil((m) => m.method === 'turn/started');
+    return { tag, session, threadId, turnId };
+  }
+
+  it('turn/start answers while the server starts, and turn/interrupt ends the turn before any model call', async () => {
+    const { tag, session, threadId, turnId } = await turnWaitingForSlowServer();
     expect(processesWithEnv(`E2E_TAG=${tag}`).length).toBeGreaterThan(0);
 
     expect(await session.call('turn/interrupt', { threadId, expectedTurnId: turnId })).toEqual({
@@ -671,14 +682,7 @@ describe('an MCP server that is slow to start (a real SDK McpServer that waits b
   });
 
   it('SIGTERM while the server starts: exit 0 within the 5 s bound, the turn stored interrupted, no MCP process left', async () => {
-    const tag = `slow-${process.pid}-${Date.now()}`;
-    const session = await ready({ args: ['--mcp-config', slowConfig(tag)] });
-    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
-    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
-      threadId,
-      input: textInput('hi'),
-    });
-    await session.collectUntil((m) => m.method === 'turn/started');
+    const { tag, session, threadId, turnId } = await turnWaitingForSlowServer();
     const signalledAt = Date.now();
     session.child.process.kill('SIGTERM');
     const traffic = await session.collectUntil(isTurnCompleted(threadId), 10_000);
