@@ -3,7 +3,7 @@
  * consumers, over a spawned child process or an in-process connection. Calls are correlated by id;
  * every message no pending call consumes goes to a FIFO backlog read with `nextMessage` / `waitFor`.
  */
-import type { AppServerCore } from '../protocols/app-server-v1/app-server-core';
+import type { InProcessServerCore } from './in-process-server';
 import { resultTypeNameOf } from '../protocols/app-server-v1/method-index';
 import { AgentMessageTexts } from './agent-message-texts';
 import { AppServerClientError, CLIENT_MESSAGES } from './app-server-client-error';
@@ -70,7 +70,7 @@ export interface WebSocketClientOptions extends WebSocketConnectOptions {
 }
 
 /** What `inProcess` accepts: the core, or what `startInProcessAppServer` returns. */
-export type InProcessServerHandle = AppServerCore | { readonly core: AppServerCore };
+export type InProcessServerHandle = InProcessServerCore | { readonly core: InProcessServerCore };
 
 export type ApprovalHandler = (params: ApprovalRequestParams) => ApprovalResponse | Promise<ApprovalResponse>;
 

@@ -10,7 +10,8 @@ export interface SpawnTransportOptions {
   command: string;
   args?: string[];
   cwd?: string;
-  env?: NodeJS.ProcessEnv;
+  /** The child's environment (default: this process's). */
+  env?: Record<string, string | undefined>;
   onStderr?: (line: string) => void;
 }
 

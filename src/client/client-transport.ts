@@ -4,8 +4,8 @@
  * (child-process-transport.ts, Node only), an in-process connection of an `AppServerCore` (below)
  * and WebSocket (websocket-transport.ts). `AppServerClient.fromTransport` takes any other.
  */
-import type { AppServerCore } from '../protocols/app-server-v1/app-server-core';
 import type { MessageSink } from '../rpc/message-sink';
+import type { InProcessServerCore } from './in-process-server';
 
 export interface TransportListener {
   /** One inbound line, without its terminator, in order. */
@@ -25,7 +25,7 @@ export interface ClientTransport {
  * One new connection of `core`. Lines the server writes are delivered asynchronously (in order) so
  * client code — an approval handler answering at once, say — never re-enters the server's writer.
  */
-export function inProcessTransport(core: AppServerCore, listener: TransportListener): ClientTransport {
+export function inProcessTransport(core: InProcessServerCore, listener: TransportListener): ClientTransport {
   type Delivery = { kind: 'line'; text: string } | { kind: 'closed' };
   const deliveries: Delivery[] = [];
   let scheduled = false;

@@ -5,7 +5,7 @@
  * classic module resolution and run against the fake model server on 127.0.0.1.
  * Build first (`npm run build`). The install compiles sqlite3 (no prebuilt binaries here): minutes.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -271,6 +271,44 @@ describe('installed into a fresh Nest application', () => {
     expect(
       inputs.filter((path) => /node_modules\/(@nestjs|typeorm|sqlite3|class-validator|ws)\//.test(path)),
     ).toEqual([]);
+  });
+
+  it("a browser project type-checks against the client's declarations alone (DOM lib, no Node types, skipLibCheck off)", () => {
+    const dir = join(app, 'browser-types');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'browser.ts'),
+      [
+        "import { AppServerClient, type AppItem } from 'vv-agent-app-server/client';",
+        "export const connecting: Promise<AppServerClient> = AppServerClient.connect('ws://127.0.0.1:1', { token: 'x' });",
+        'export const textOf = (item: AppItem): unknown => item.payload.text;',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+        },
+        files: ['browser.ts'],
+      }),
+    );
+    // Before the client named its own in-process shape, its declarations reached Nest, TypeORM and
+    // Node's types through the server core: 108 errors here.
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+      { cwd: app, encoding: 'utf8' },
+    );
+    expect({ status: run.status, output: run.stdout }).toEqual({ status: 0, output: '' });
   });
 
   describe('the embedding guide HTTP app (compiled from docs/examples/nest-http-app.ts)', () => {

@@ -6,6 +6,7 @@ import * as dataTypes from '../../../core/model/data-types';
 import * as notifications from './notifications';
 import * as results from './results';
 import type { Definition, Infer } from '../../../core/model/schema-dsl';
+import type { CompletionReason as CompletionReasonValue } from '../../../runtime/events/types';
 
 export * from '../../../core/model/schema-dsl';
 export * from './schema-document';
@@ -16,7 +17,6 @@ const {
   AppItemType,
   AppItemStatus,
   ApprovalDecision,
-  CompletionReason,
   CacheUsage,
   AggregateCacheUsage,
   TokenUsage,
@@ -28,6 +28,9 @@ const {
   AppItem,
   AppModelInfo,
 } = dataTypes;
+// Typed by its own module: the declaration files would otherwise name the runtime's type through
+// the package root, and every type that reads MESSAGE_DEFINITIONS (the client's) would load it all.
+const CompletionReason: Definition<CompletionReasonValue> = dataTypes.CompletionReason;
 
 /** Every named definition; keys equal the definitions' names. */
 export const MESSAGE_DEFINITIONS = {
