@@ -4,10 +4,7 @@
  * completed turn, an approval request, …). Protocols name those shapes as their own results and
  * notification params; types.ts derives every TypeScript type from here.
  */
-import {
-  COMPLETION_REASONS,
-  type CompletionReason as CompletionReasonValue,
-} from '../../runtime/events/types';
+import { COMPLETION_REASONS } from '../../runtime/events/types';
 import {
   array,
   boolean,
@@ -20,7 +17,6 @@ import {
   oneOfStrings,
   optional,
   string,
-  type Definition,
 } from './schema-dsl';
 
 export const APPROVAL_DECISIONS = ['allow', 'allow_session', 'deny', 'timeout'] as const;
@@ -40,12 +36,7 @@ export const AppItemStatus = define(
   oneOfStrings(['inProgress', 'completed', 'failed', 'interrupted']),
 );
 export const ApprovalDecision = define('ApprovalDecision', oneOfStrings(APPROVAL_DECISIONS));
-// Typed here so declaration files name the runtime's type by its own module, not the package root
-// (which would pull every entry point into the client's types).
-export const CompletionReason: Definition<CompletionReasonValue> = define(
-  'CompletionReason',
-  oneOfStrings(COMPLETION_REASONS),
-);
+export const CompletionReason = define('CompletionReason', oneOfStrings(COMPLETION_REASONS));
 
 // §5.7 tokenUsage: snake_case, every member always present, unknown counts null (never 0).
 const cacheStatus = oneOfStrings(['provider_reported', 'accounting_missing', 'unsupported']);
