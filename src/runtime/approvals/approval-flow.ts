@@ -9,6 +9,7 @@ import { APPROVAL_TIMEOUT_REASON } from './approval-broker';
 import { requiresApproval } from './approval-policy';
 import type { ApprovalDecision, ApprovalRequest } from './types';
 import { causeMessage } from '../cause-message';
+import { untilAborted } from '../until-aborted';
 
 export type ApprovalVerdict =
   | { kind: 'execute' }
@@ -36,24 +37,7 @@ function decideUnlessCancelled(
   request: ApprovalRequest,
 ): Promise<ApprovalDecision | null> {
   const decision = Promise.resolve().then(() => scope.approval.provider?.decide(request) ?? null);
-  if (scope.signal.aborted) {
-    decision.catch(() => undefined);
-    return Promise.resolve(null);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve(null);
-    scope.signal.addEventListener('abort', onAbort, { once: true });
-    decision.then(
-      (value) => {
-        scope.signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        scope.signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return untilAborted(decision, scope.signal);
 }
 
 function providerFailure(call: DecodedToolCall, error: unknown): ApprovalVerdict {

@@ -7,6 +7,7 @@
  */
 import type { ApprovalPolicy } from '../../approvals/types';
 import type { DynamicToolSource, ToolSourceWarning } from '../dynamic-tool-source';
+import { untilAborted } from '../../until-aborted';
 import { MCP_SERVER_UNAVAILABLE } from './call-result';
 import type { ToolDefinition } from '../types';
 import {
@@ -68,20 +69,5 @@ export class McpToolSet implements DynamicToolSource {
     for (const tool of this.current) {
       this.payloads.set(tool.name, tool.metadata?.[MCP_TOOL_METADATA_KEY] as McpToolPayload);
     }
-  }
-}
-
-/** `work`'s result, or null as soon as `signal` aborts (`work` itself goes on). */
-async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return null;
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<null>((resolve) => {
-    onAbort = () => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }
