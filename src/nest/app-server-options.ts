@@ -7,7 +7,7 @@ import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { AppServerHost } from '../core/host/app-server-host';
 import type { AppModelInfo } from '../core/model/types';
 import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresConnectionOptions } from '../persistence/postgres/data-source';
 import type { AppServerStoreTarget } from '../persistence/open-app-server-store';
 
 export interface AppServerModuleOptions {

@@ -3,7 +3,7 @@
  * postgres DataSourceOptions → PostgreSQL; anything else is a SQLite file path (or `:memory:`),
  * the zero-config default.
  */
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresConnectionOptions } from './postgres/data-source';
 import { AppServerStore, type AppServerStoreOptions } from './sqlite/app-server-store';
 import { isPostgresStoreUrl, openPostgresStore, type PostgresStoreOptions } from './postgres';
 import type { TypeOrmAppServerStore } from './typeorm/app-server-store';

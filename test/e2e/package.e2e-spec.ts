@@ -311,6 +311,50 @@ describe('installed into a fresh Nest application', () => {
     expect({ status: run.status, output: run.stdout }).toEqual({ status: 0, output: '' });
   });
 
+  it("a bundler-resolution project type-checks a postgres store option against the Nest subpath's declarations", () => {
+    const dir = join(app, 'bundler-types');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'options.ts'),
+      [
+        "import type { AppServerModuleOptions } from 'vv-agent-app-server/nest';",
+        "export const store: AppServerModuleOptions['store'] = {",
+        "  dataSource: { type: 'postgres', host: '127.0.0.1', port: 5432, database: 'app' },",
+        '};',
+        // If the postgres options type did not resolve, it would be `any` and this would not fail.
+        '// @ts-expect-error a misspelt connection field',
+        "export const misspelt: AppServerModuleOptions['store'] = { dataSource: { type: 'postgres', hots: 'x' } };",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022'],
+          typeRoots: [join(REPO, 'node_modules', '@types')],
+          types: ['node'],
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+        },
+        files: ['options.ts'],
+      }),
+    );
+    // Before the options named TypeORM's postgres type through the package root, its deep path (no
+    // `types` condition in typeorm's exports) did not resolve and `dataSource` was silently `any`:
+    // TS2578, the expected error never came.
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+      { cwd: app, encoding: 'utf8' },
+    );
+    expect({ status: run.status, output: run.stdout }).toEqual({ status: 0, output: '' });
+  });
+
   describe('the embedding guide HTTP app (compiled from docs/examples/nest-http-app.ts)', () => {
     let server: ChildProcess | null = null;
     let stderr = '';

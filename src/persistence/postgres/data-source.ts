@@ -2,8 +2,7 @@
  * The App Server's TypeORM DataSource on the `postgres` driver (pg), migrated at startup inside a
  * PostgreSQL advisory lock, so instances starting together run the migrations once (postgres.md §1).
  */
-import { DataSource } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_SERVER_ENTITIES } from '../typeorm/entities';
 import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from '../typeorm/stderr-typeorm-logger';
 import { POSTGRES_MIGRATIONS } from './migrations';
@@ -13,6 +12,13 @@ import { parsePostgresStoreUrl, redactSecret } from './store-url';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** pg_advisory_lock key of the App Server's migrations (any constant; shared by every instance). */
 const MIGRATION_LOCK_KEY = 7_261_706_100;
+
+/**
+ * TypeORM's postgres DataSourceOptions, taken from the package root: its deep path
+ * (`typeorm/driver/postgres/...`) has no `types` export condition, so `moduleResolution: bundler`
+ * projects cannot resolve our declarations if they name it.
+ */
+export type PostgresConnectionOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
 /** The connection part of a TypeORM postgres configuration (what an embedder may pass). */
 export type PostgresStoreTarget = string | PostgresConnectionOptions;
