@@ -4,6 +4,7 @@
  * read through `app-server` on the same store — and a thread of `app-server` loads over ACP.
  * The real ACP SDK client and the real stdio App Server, one after the other on one sqlite file.
  */
+import { join } from 'node:path';
 import { E2eSandbox, isTurnCompleted } from '../helpers/app-server-session';
 import { AcpClientProcess, foldUpdates } from '../helpers/acp-client-process';
 import { assistantReply, finishReply } from '../helpers/model-replies';
@@ -88,6 +89,65 @@ describe('vv-agent acp: session/load, session/list', () => {
     expect(
       await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'more' }] }),
     ).toEqual({ stopReason: 'end_turn' });
+  });
+
+  it("a tool call refused before it ran shows the model's arguments, live and replayed after a restart", async () => {
+    // `start_line: 0` breaks read_file's schema (minimum 1): invalid_tool_arguments, never started.
+    const refused = { path: 'notes.txt', start_line: 0 };
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_bad', name: 'read_file', arguments: refused }]),
+      finishReply('Could not read it.'),
+    );
+    const first = await acpClient();
+    const { sessionId } = await first.agent.request('session/new', {
+      cwd: sandbox.workspace,
+      mcpServers: [],
+    });
+    expect(
+      await first.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Read notes' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
+    const shown = first.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'tool_call');
+    // Before the planned arguments reached ACP: rawInput {}, title "Read file", no locations.
+    expect(shown).toEqual([
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_bad',
+        title: 'Read notes.txt',
+        kind: 'read',
+        status: 'failed',
+        rawInput: refused,
+        locations: [{ path: join(sandbox.workspace, 'notes.txt') }],
+        content: [
+          {
+            type: 'content',
+            content: { type: 'text', text: expect.stringContaining('invalid_tool_arguments') },
+          },
+        ],
+        rawOutput: { output: expect.stringContaining('invalid_tool_arguments') },
+      },
+    ]);
+    expect(await first.close()).toEqual({ code: 0, signal: null });
+
+    // The App Server item of a call that never ran carries no arguments (protocol.md §4)…
+    const appServer = sandbox.spawn();
+    await appServer.initialize();
+    const read = (await appServer.call('thread/read', { threadId: sessionId })) as {
+      items: Array<{ type: string; payload: Record<string, unknown> }>;
+    };
+    const item = read.items.find((i) => i.type === 'toolCall');
+    expect(item?.payload).toMatchObject({ toolCallId: 'call_bad', executionStarted: false });
+    expect(item?.payload).not.toHaveProperty('arguments');
+    await appServer.close();
+
+    // …and session/load still shows the call as it was streamed.
+    const second = await acpClient();
+    await second.agent.request('session/load', { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    expect(foldUpdates(second.updatesOf(sessionId)).toolCalls).toEqual(
+      foldUpdates(first.updatesOf(sessionId)).toolCalls,
+    );
   });
 
   it('lists sessions newest first with cwd, title and updatedAt, filtered by cwd', async () => {

@@ -21,9 +21,24 @@ export type ThreadEventName =
   | 'approval/resolved'
   | 'error/warning';
 
+/**
+ * What an event knows beyond its params, for a protocol whose wire shows more than the App
+ * Server's. The App Server never sends it: a tool call that never ran has no `arguments` there
+ * (protocol.md §4), while ACP shows the call with the model's arguments (acp.md §3 `rawInput`).
+ */
+export interface ThreadEventDetail {
+  /** `item/completed` of a toolCall that never started: the arguments the model planned for it. */
+  plannedArguments?: Record<string, unknown>;
+}
+
 export interface ThreadEventBus {
   /** To every current subscriber of the thread; settled once the event is in the thread's log. */
-  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void>;
+  broadcast(
+    threadId: string,
+    name: ThreadEventName,
+    params: object,
+    detail?: ThreadEventDetail,
+  ): Promise<void>;
   /** Starts holding `subscriberId`'s share of the thread's events (idempotent). */
   hold(threadId: string, subscriberId: string): void;
   /** Ends the hold: what was held becomes due, before anything produced later. */

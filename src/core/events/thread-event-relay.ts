@@ -4,12 +4,13 @@
  * subscribers as if produced here. The core only sees this port; the store's driver implements it
  * (PostgreSQL: LISTEN/NOTIFY). Absent (SQLite), nothing leaves the process.
  */
-import type { ThreadEventName } from './thread-event-bus';
+import type { ThreadEventDetail, ThreadEventName } from './thread-event-bus';
 
 export interface RelayedThreadEvent {
   threadId: string;
   name: ThreadEventName;
   params: object;
+  detail?: ThreadEventDetail;
   /** Where a received event stands in its sender's sequence (absent on state re-read after a gap). */
   mark?: RelayMark;
 }

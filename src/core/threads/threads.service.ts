@@ -30,6 +30,7 @@ import type {
 } from './thread-requests';
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
+import { plannedToolArguments } from './planned-tool-arguments';
 import { ThreadSubscriptions } from '../events/thread-subscriptions';
 import { REMOTE_THREAD_JOIN, type RemoteThreadJoin } from '../events/remote-thread-join';
 import type { RelayMark } from '../events/thread-event-relay';
@@ -273,6 +274,19 @@ export class ThreadsService {
       // turn/start with -32602 either way, and its stored turn says running (§8.1, postgres.md §2).
       running: this.activeTurns.isRunning(thread.threadId) || thread.activeTurnId != null,
     });
+  }
+
+  /**
+   * The arguments the model sent for these tool calls, from the thread's stored conversation: for
+   * protocols that show calls which never ran with their arguments (acp.md §3). Calls of a running
+   * turn or compacted out of the history are not found.
+   */
+  async plannedToolArguments(
+    threadId: string,
+    toolCallIds: ReadonlySet<string>,
+  ): Promise<Map<string, Record<string, unknown>>> {
+    if (toolCallIds.size === 0) return new Map();
+    return plannedToolArguments(await this.store.conversations.load(threadId), toolCallIds);
   }
 
   private async requireThread(threadId: string): Promise<StoredThread> {

@@ -1,5 +1,6 @@
 /** What the run projector asks its caller to do, in order: persist item states, send notifications. */
 import type { ItemVersion } from '../store/records';
+import type { ThreadEventDetail } from '../events/thread-event-bus';
 import type { Message } from '../../runtime/messages';
 import type {
   AgentMessageDeltaParams,
@@ -13,7 +14,7 @@ export type { AgentMessageDeltaParams, ToolCallDeltaParams };
 
 export type ProjectedNotification =
   | { method: 'item/started'; params: AppItem }
-  | { method: 'item/completed'; params: AppItem }
+  | { method: 'item/completed'; params: AppItem; detail?: ThreadEventDetail }
   | { method: 'item/agentMessage/delta'; params: AgentMessageDeltaParams }
   | { method: 'item/toolCall/delta'; params: ToolCallDeltaParams }
   | { method: 'approval/requested'; params: ApprovalRequestParams }

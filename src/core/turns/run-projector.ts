@@ -106,7 +106,10 @@ export class RunProjector {
   private lastAgentMessageId: string | null = null;
   /** tool_call_id → itemId of a started, not yet completed toolCall. */
   private readonly startedToolCalls = new Map<string, string>();
-  /** tool_call_id → arguments of `tool_call_planned`, for approval requests only. */
+  /**
+   * tool_call_id → arguments of `tool_call_planned`: for approval requests, and as the detail of a
+   * call that never started (never on its App Server item).
+   */
   private readonly plannedArguments = new Map<string, Record<string, unknown>>();
   private readonly approvals = new Map<string, { itemId: string; params: ApprovalRequestParams }>();
   private readonly steers: PendingSteer[] = [];
@@ -454,7 +457,12 @@ export class RunProjector {
       ...completionMembers(event),
     };
     const item = this.create(out, 'toolCall', status, payload, at);
-    this.notify(out, { method: 'item/completed', params: item });
+    const planned = this.plannedArguments.get(event.tool_call_id);
+    this.notify(out, {
+      method: 'item/completed',
+      params: item,
+      ...(planned !== undefined ? { detail: { plannedArguments: planned } } : {}),
+    });
   }
 
   /** history.md §1: the contextCompaction item starts `inProgress` with its trigger. */

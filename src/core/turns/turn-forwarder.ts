@@ -148,8 +148,14 @@ export class TurnForwarder {
     }
   }
 
-  private async send(turn: RunningTurn, { method, params }: ProjectedNotification): Promise<void> {
-    await this.events.broadcast(turn.threadId, method, params);
+  private async send(turn: RunningTurn, notification: ProjectedNotification): Promise<void> {
+    const { method, params } = notification;
+    await this.events.broadcast(
+      turn.threadId,
+      method,
+      params,
+      'detail' in notification ? notification.detail : undefined,
+    );
     if (method === 'approval/requested') this.approvals.open(turn, params);
   }
 

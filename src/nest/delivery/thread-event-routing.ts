@@ -4,7 +4,7 @@
  * bus of that subscriber's protocol.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { ThreadEventBus, ThreadEventName } from '../../core/events/thread-event-bus';
+import type { ThreadEventBus, ThreadEventDetail, ThreadEventName } from '../../core/events/thread-event-bus';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
 
@@ -19,8 +19,13 @@ export class ThreadEventRouting implements ThreadEventBus {
    * Both protocols' logs take the event in the caller's tick: a resume's snapshot taken in a later
    * tick then never finds projected state whose event is not yet in a log (websocket.md §5).
    */
-  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
-    const acp = this.acp.broadcast(threadId, name, params);
+  broadcast(
+    threadId: string,
+    name: ThreadEventName,
+    params: object,
+    detail?: ThreadEventDetail,
+  ): Promise<void> {
+    const acp = this.acp.broadcast(threadId, name, params, detail);
     const appServer = this.appServer.broadcast(threadId, name, params);
     return acp.then(() => appServer);
   }

@@ -20,7 +20,7 @@ import {
 import * as path from 'node:path';
 import type { ThreadsService } from '../../core/threads/threads.service';
 import type { TurnsService } from '../../core/turns/turns.service';
-import type { AppThread } from '../../core/model/types';
+import type { AppItem, AppThread } from '../../core/model/types';
 import { DEFAULT_AGENT_KEY } from '../../core/threads/threads.service';
 import { AcpErrors, toAcpError } from './acp-errors';
 import type { AcpConnections } from './delivery/acp-connections';
@@ -135,11 +135,31 @@ export class AcpAgent {
       throw toAcpError(error, params.sessionId);
     }
     const { thread, items } = resumed.response;
+    const planned = await this.plannedArgumentsOf(thread.threadId, items);
     const view = client.openSession(thread.threadId, thread.cwd ?? params.cwd);
-    client.send(thread.threadId, view.replay(items));
+    client.send(thread.threadId, view.replay(items, planned));
     await resumed.afterResponse?.();
     await client.flushed();
     return {};
+  }
+
+  /**
+   * The model's arguments of the tool calls whose items carry none (they never ran). Only shown to
+   * the client as `rawInput`, so a failed read leaves them `{}` rather than failing the load.
+   */
+  private async plannedArgumentsOf(
+    threadId: string,
+    items: readonly AppItem[],
+  ): Promise<ReadonlyMap<string, Record<string, unknown>>> {
+    const ids = new Set<string>();
+    for (const item of items)
+      if (item.type === 'toolCall' && item.payload.arguments === undefined)
+        ids.add(String(item.payload.toolCallId));
+    try {
+      return await this.core.threads.plannedToolArguments(threadId, ids);
+    } catch {
+      return new Map();
+    }
   }
 
   private async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {

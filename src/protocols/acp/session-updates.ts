@@ -7,7 +7,7 @@
  * state the live stream left it in, and every agent message as the text its chunks added up to.
  */
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
-import type { ThreadEventName } from '../../core/events/thread-event-bus';
+import type { ThreadEventDetail, ThreadEventName } from '../../core/events/thread-event-bus';
 import type { AppItem, ApprovalRequestParams } from '../../core/model/types';
 import { FileKnowledge } from './file-knowledge';
 import { isShownAsToolCall, toolFilePath, toolKind, toolLocations, toolTitle } from './tool-presentation';
@@ -51,7 +51,7 @@ export class SessionUpdates {
   constructor(private readonly cwd: string | null) {}
 
   /** The updates one live thread event stands for (none for most events). */
-  live(name: ThreadEventName, params: object): SessionUpdate[] {
+  live(name: ThreadEventName, params: object, detail?: ThreadEventDetail): SessionUpdate[] {
     switch (name) {
       case 'item/agentMessage/delta': {
         const delta = (params as { delta?: unknown }).delta;
@@ -66,7 +66,7 @@ export class SessionUpdates {
       case 'item/completed': {
         const item = asItem(params);
         if (item === null) return [];
-        if (item.type === 'toolCall') return this.completed(item, 'live');
+        if (item.type === 'toolCall') return this.completed(item, 'live', detail?.plannedArguments);
         // A streamed message was sent chunk by chunk; only §8.4's synthetic final one was not.
         if (item.type === 'agentMessage' && item.payload.final === true) return this.agentText(item.payload);
         return [];
@@ -76,8 +76,15 @@ export class SessionUpdates {
     }
   }
 
-  /** `session/load` (acp.md §2): every item in order, then nothing more than the live stream would show. */
-  replay(items: readonly AppItem[]): SessionUpdate[] {
+  /**
+   * `session/load` (acp.md §2): every item in order, then nothing more than the live stream would
+   * show. `plannedArguments` (toolCallId → arguments) stands in for the arguments that the items
+   * of calls that never started do not carry.
+   */
+  replay(
+    items: readonly AppItem[],
+    plannedArguments: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+  ): SessionUpdate[] {
     let lastPlanIndex = -1;
     items.forEach((item, index) => {
       if (item.type === 'toolCall' && item.payload.toolName === 'todo_write' && item.status === 'completed')
@@ -90,7 +97,14 @@ export class SessionUpdates {
       else if (item.type === 'agentMessage') updates.push(...this.agentText(item.payload));
       else if (item.type === 'approval') this.rememberApproval(item.payload);
       else if (item.type === 'toolCall')
-        updates.push(...this.completed(item, 'replay', index === lastPlanIndex));
+        updates.push(
+          ...this.completed(
+            item,
+            'replay',
+            plannedArguments.get(String(item.payload.toolCallId)),
+            index === lastPlanIndex,
+          ),
+        );
     });
     return updates;
   }
@@ -136,11 +150,16 @@ export class SessionUpdates {
    * A tool item that ended: live, an update of the call the client was shown (or the whole call
    * when it never was: a call refused before it ran); replayed, the whole call in its final state.
    */
-  private completed(item: AppItem, mode: 'live' | 'replay', withPlan = mode === 'live'): SessionUpdate[] {
+  private completed(
+    item: AppItem,
+    mode: 'live' | 'replay',
+    planned: Record<string, unknown> | undefined,
+    withPlan = mode === 'live',
+  ): SessionUpdate[] {
     const { toolCallId, toolName } = item.payload;
     if (typeof toolCallId !== 'string' || typeof toolName !== 'string' || !isShownAsToolCall(toolName))
       return [];
-    const args = this.argumentsOf(item);
+    const args = this.argumentsOf(item, planned);
     if (item.status === 'inProgress') {
       this.shown.set(toolCallId, args);
       return [{ sessionUpdate: 'tool_call', ...this.describe(toolCallId, toolName, args, 'in_progress') }];
@@ -170,10 +189,11 @@ export class SessionUpdates {
     return updates;
   }
 
-  private argumentsOf(item: AppItem): Record<string, unknown> {
+  /** The item's own arguments; for a call that never ran, those it was shown with, else the planned ones. */
+  private argumentsOf(item: AppItem, planned: Record<string, unknown> | undefined): Record<string, unknown> {
     const toolCallId = item.payload.toolCallId as string;
     if (isRecord(item.payload.arguments)) return item.payload.arguments;
-    return this.shown.get(toolCallId) ?? {};
+    return this.shown.get(toolCallId) ?? planned ?? {};
   }
 
   private describe(

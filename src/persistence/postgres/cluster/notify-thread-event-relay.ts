@@ -6,7 +6,7 @@
  * then the event.
  */
 import type { AppItem } from '../../../core/model/types';
-import type { ThreadEventName } from '../../../core/events/thread-event-bus';
+import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
 import type {
   RelayMark,
   RelayedThreadEvent,
@@ -22,6 +22,7 @@ interface EventMessage extends ClusterMessage {
   seq: number;
   name: ThreadEventName;
   params: object;
+  detail?: ThreadEventDetail;
 }
 
 function isEventMessage(message: ClusterMessage): message is EventMessage {
@@ -53,7 +54,14 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     this.sent.set(event.threadId, seq);
     // A failed send was reported by the channel; receivers repair the gap it leaves.
     this.channel
-      .send({ kind: EVENT_KIND, threadId: event.threadId, seq, name: event.name, params: event.params })
+      .send({
+        kind: EVENT_KIND,
+        threadId: event.threadId,
+        seq,
+        name: event.name,
+        params: event.params,
+        ...(event.detail !== undefined ? { detail: event.detail } : {}),
+      })
       .catch(() => undefined);
   }
 
@@ -73,6 +81,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       threadId: message.threadId,
       name: message.name,
       params: message.params,
+      ...(message.detail !== undefined ? { detail: message.detail } : {}),
       mark: { origin: message.from, seq: message.seq },
     };
     if (last === undefined || message.seq === last + 1) {

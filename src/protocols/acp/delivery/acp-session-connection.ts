@@ -11,7 +11,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { Logger } from '@nestjs/common';
 import type { OwnerAnswer } from '../../../core/approvals/approval-channel';
-import type { ThreadEventName } from '../../../core/events/thread-event-bus';
+import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
 import type { ApprovalRequestParams, TurnCompletedParams } from '../../../core/model/types';
 import { causeMessage } from '../../../runtime/cause-message';
 import { SessionUpdates } from '../session-updates';
@@ -81,10 +81,10 @@ export class AcpSessionConnection {
   }
 
   /** A thread event: its updates now, or after the hold; a `turn/completed` ends the waiting prompt. */
-  deliver(threadId: string, name: ThreadEventName, params: object): void {
+  deliver(threadId: string, name: ThreadEventName, params: object, detail?: ThreadEventDetail): void {
     this.inThreadOrder(threadId, () => {
       const view = this.sessions.get(threadId) ?? this.openSession(threadId, null);
-      this.send(threadId, view.live(name, params));
+      this.send(threadId, view.live(name, params, detail));
       if (name === 'turn/completed') this.completeTurn(threadId, params as TurnCompletedParams);
     });
   }

@@ -4,7 +4,11 @@
  * protocols' subscribers are not this bus's business.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { ThreadEventBus, ThreadEventName } from '../../../core/events/thread-event-bus';
+import type {
+  ThreadEventBus,
+  ThreadEventDetail,
+  ThreadEventName,
+} from '../../../core/events/thread-event-bus';
 import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 import { AcpConnections } from './acp-connections';
 
@@ -20,9 +24,14 @@ export class AcpSessionEvents implements ThreadEventBus {
     return this.connections.owns(subscriberId);
   }
 
-  broadcast(threadId: string, name: ThreadEventName, params: object): Promise<void> {
+  broadcast(
+    threadId: string,
+    name: ThreadEventName,
+    params: object,
+    detail?: ThreadEventDetail,
+  ): Promise<void> {
     for (const subscriberId of this.subscriptions.subscribers(threadId))
-      this.connections.get(subscriberId)?.deliver(threadId, name, params);
+      this.connections.get(subscriberId)?.deliver(threadId, name, params, detail);
     return Promise.resolve();
   }
 

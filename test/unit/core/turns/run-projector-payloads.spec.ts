@@ -215,6 +215,41 @@ describe('RunProjector payloads and rules', () => {
     ]);
   });
 
+  it("hands a never-started call's planned arguments on as the notification's detail, never in its item", () => {
+    const h = projectorHarness();
+    const planned = { path: 'a.txt', start_line: 0 };
+    const notes = notificationsOf(
+      h.project([
+        e.event(
+          'tool_call_planned',
+          { tool_call_id: 'call_3', tool_name: 'read_file', arguments: planned },
+          4_000,
+        ),
+        e.event(
+          'tool_call_completed',
+          {
+            tool_call_id: 'call_3',
+            tool_name: 'read_file',
+            status: 'error',
+            directive: 'continue',
+            error_code: 'invalid_tool_arguments',
+            execution_started: false,
+            duration_ms: null,
+          },
+          5_000,
+        ),
+      ]),
+    );
+    expect(notes).toEqual([
+      {
+        method: 'item/completed',
+        params: expect.objectContaining({ type: 'toolCall', status: 'failed' }),
+        detail: { plannedArguments: planned },
+      },
+    ]);
+    expect((notes[0].params as AppItem).payload).not.toHaveProperty('arguments');
+  });
+
   describe('approvals', () => {
     const requested = (metadata?: Record<string, unknown>, tool = 'bash') =>
       e.event(

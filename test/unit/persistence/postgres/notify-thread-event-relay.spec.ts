@@ -49,6 +49,32 @@ describe('NotifyThreadEventRelay', () => {
     ]);
   });
 
+  it("carries an event's detail (a never-run call's planned arguments) to the other instances", async () => {
+    const sender = new ChannelStandIn();
+    new NotifyThreadEventRelay(sender as unknown as ClusterChannel, {} as never).publish({
+      threadId: 't1',
+      name: 'item/completed',
+      params: { itemId: 'i1' },
+      detail: { plannedArguments: { path: 'a.txt' } },
+    });
+    const receiver = new ChannelStandIn();
+    const relay = new NotifyThreadEventRelay(receiver as unknown as ClusterChannel, {} as never);
+    const received: RelayedThreadEvent[] = [];
+    relay.onRemoteEvent((event) => received.push(event));
+    // Through JSON, as NOTIFY carries it.
+    receiver.deliver(JSON.parse(JSON.stringify({ ...sender.sent[0], from: 'instance_a' })) as ClusterMessage);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([
+      {
+        threadId: 't1',
+        name: 'item/completed',
+        params: { itemId: 'i1' },
+        detail: { plannedArguments: { path: 'a.txt' } },
+        mark: { origin: 'instance_a', seq: 1 },
+      },
+    ]);
+  });
+
   it('on a skipped sequence number delivers the stored item states first, then the event', async () => {
     const store = await driver.open(await driver.newLocation());
     try {

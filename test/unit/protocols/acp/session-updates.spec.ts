@@ -328,6 +328,30 @@ describe('thread events → session/update (acp.md §3)', () => {
     ]);
   });
 
+  it("shows a refused call with the model's planned arguments: live from the event's detail, replayed from the map", () => {
+    const planned = { path: 'src/app.ts', start_line: 0 };
+    const refused = toolCompleted('i1', 'c9', 'read_file', undefined, 'failed', '{"ok":false}');
+    const expected = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c9',
+      title: 'Read src/app.ts',
+      kind: 'read',
+      status: 'failed',
+      rawInput: planned,
+      locations: [{ path: '/work/project/src/app.ts' }],
+      content: [{ type: 'content', content: { type: 'text', text: '{"ok":false}' } }],
+      rawOutput: { output: '{"ok":false}' },
+    };
+    expect(new SessionUpdates(CWD).live('item/completed', refused, { plannedArguments: planned })).toEqual([
+      expected,
+    ]);
+    expect(new SessionUpdates(CWD).replay([refused], new Map([['c9', planned]]))).toEqual([expected]);
+    // A planned entry never overrides the arguments an executed call's item carries.
+    const ran = toolCompleted('i2', 'c8', 'read_file', { path: 'a.txt' }, 'completed', 'x');
+    const [replayed] = new SessionUpdates(CWD).replay([ran], new Map([['c8', planned]]));
+    expect(replayed).toMatchObject({ rawInput: { path: 'a.txt' }, title: 'Read a.txt' });
+  });
+
   it('turns an approved call from pending to in_progress to completed without a second tool_call', () => {
     const view = new SessionUpdates(CWD);
     const args = { command: 'ls' };
