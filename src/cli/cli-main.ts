@@ -11,6 +11,7 @@ import { packageVersion } from './package-version';
 import { isServerInvocation, type CliInvocation } from './cli-invocation';
 import { saveCodeCacheAfterStartup } from './code-cache/code-cache-save';
 import { capYoungGeneration } from './v8-settings/young-generation';
+import { yieldBackgroundThreads } from './v8-settings/background-threads';
 
 function exitWhenFlushed(code: number): void {
   protocolOutput.stream.write('', () => process.exit(code));
@@ -35,6 +36,7 @@ async function run(invocation: CliInvocation): Promise<number> {
   await import('reflect-metadata');
   if (isServerInvocation(invocation)) {
     capYoungGeneration();
+    yieldBackgroundThreads();
     saveCodeCacheAfterStartup();
     const { runServerCommand } = await import('./server-command');
     return runServerCommand(invocation);
