@@ -262,6 +262,46 @@ interface SnapshotItem {
   payload: { text?: string };
 }
 
+describe('thread operations across instances (postgres.md §2)', () => {
+  it("unsubscribing on B while A runs the thread's turn does not close it; B's archive and metadata update reach A's subscriber", async () => {
+    sandbox.model.setFallback(hangingTextReply(['still ', 'going']));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'work' }] });
+    await a.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+
+    // §3.8: closed needs no active turn, and the thread's turn is active (on A). Before: closed true.
+    await b.call('thread/resume', { threadId });
+    expect(await b.call('thread/unsubscribe', { threadId })).toEqual({
+      threadId,
+      subscribed: false,
+      closed: false,
+    });
+    const read = await b.call<{ thread: { status: string } }>('thread/read', { threadId, limit: 1 });
+    expect(read.thread.status).toBe('running');
+
+    // §3.7 / history.md §3: every subscriber, on whichever instance. Before: nothing reached A.
+    const isThreadEvent = (method: string) => (m: JsonMessage) =>
+      m.method === method && paramsOf(m).threadId === threadId;
+    await b.call('thread/metadata/update', { threadId, metadata: { title: 'From B' } });
+    const updated = await a.waitFor(
+      (m) =>
+        m.method === 'thread/updated' && (paramsOf(m).thread as { threadId: string }).threadId === threadId,
+    );
+    expect((paramsOf(updated).thread as { metadata: unknown }).metadata).toEqual({ title: 'From B' });
+    await b.call('thread/archive', { threadId });
+    const onA = await a.collectUntil(
+      (m) => isThreadEvent('thread/status/changed')(m) && paramsOf(m).status === 'archived',
+    );
+    expect(onA.filter(isThreadEvent('thread/archived')).map((m) => paramsOf(m))).toEqual([
+      { threadId, archived: true },
+    ]);
+    await a.call('turn/interrupt', { threadId });
+    await a.collectUntil(isTurnCompleted(threadId));
+  });
+});
+
 describe('resume across instances (postgres.md §2)', () => {
   it("thread/resume on B while A streams: A's live snapshot, then A's later deltas gapless and without duplicates", async () => {
     const start = gate();

@@ -219,6 +219,20 @@ export class ThreadsService {
     this.subscriptions.clearClosed(threadId);
   }
 
+  /**
+   * §3.7's notifications to every subscriber of the thread, whichever instance of the store
+   * (postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
+   */
+  async announceArchived(threadId: string): Promise<void> {
+    await this.events.broadcast(threadId, 'thread/archived', { threadId, archived: true });
+    await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'archived' });
+  }
+
+  /** history.md §3's `thread/updated`, like announceArchived. */
+  announceUpdated(thread: AppThread): Promise<void> {
+    return this.events.broadcast(thread.threadId, 'thread/updated', { thread });
+  }
+
   /** history.md §2: the copy is never archived; the requester is subscribed to it. */
   async fork(params: ThreadForkRequest, requesterId: string): Promise<ThreadForkSummary> {
     const outcome = await this.store.forkThread({
@@ -256,11 +270,17 @@ export class ThreadsService {
     return this.toWire(updated);
   }
 
-  /** §3.8: closed when no subscriber remains and no turn is active (or starting / finishing). */
+  /**
+   * §3.8: closed when no subscriber remains and no turn is active (or starting / finishing) — here,
+   * or on another instance of the store, whose turn the stored thread names (postgres.md §2).
+   */
   async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscription> {
-    await this.requireThread(threadId);
+    const thread = await this.requireThread(threadId);
     this.subscriptions.unsubscribe(threadId, requesterId);
-    const closed = !this.subscriptions.hasSubscribers(threadId) && !this.activeTurns.isBusy(threadId);
+    const closed =
+      !this.subscriptions.hasSubscribers(threadId) &&
+      !this.activeTurns.isBusy(threadId) &&
+      thread.activeTurnId == null;
     if (closed) this.subscriptions.markClosed(threadId);
     return { threadId, subscribed: false, closed };
   }

@@ -57,16 +57,17 @@ export class ThreadNotifications implements ThreadEventBus {
     return Promise.resolve();
   }
 
-  /** The requester and every subscriber, each at most once (thread/archive, thread/updated). */
-  toRequesterAndSubscribers(
+  /**
+   * The requester, unless it is a subscriber of the thread: what the core announced to the
+   * subscribers reaches it that way already (thread/archive, thread/updated).
+   */
+  toRequesterUnlessSubscribed(
     threadId: string,
     requesterId: string,
     method: ServerNotificationMethod,
     params: object,
   ): Promise<void> {
-    const subscribers = this.subscriptions.subscribers(threadId);
-    this.publish(threadId, subscribers, { method, params });
-    return subscribers.includes(requesterId)
+    return this.subscriptions.subscribers(threadId).includes(requesterId)
       ? Promise.resolve()
       : this.notifier.notify([requesterId], method, params);
   }

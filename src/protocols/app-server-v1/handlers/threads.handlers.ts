@@ -72,11 +72,12 @@ export class ThreadsHandlers {
     await this.threads.archive(threadId);
     ctx.afterResponse(async () => {
       const requester = ctx.connectionId;
-      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/archived', {
+      await this.threads.announceArchived(threadId);
+      await this.notifications.toRequesterUnlessSubscribed(threadId, requester, 'thread/archived', {
         threadId,
         archived: true,
       });
-      await this.notifications.toRequesterAndSubscribers(threadId, requester, 'thread/status/changed', {
+      await this.notifications.toRequesterUnlessSubscribed(threadId, requester, 'thread/status/changed', {
         threadId,
         status: 'archived',
       });
@@ -99,11 +100,17 @@ export class ThreadsHandlers {
   @RpcMethod('thread/metadata/update')
   async updateMetadata(params: ThreadMetadataUpdateParamsDto, ctx: RpcContext): Promise<AppThread> {
     const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
-    ctx.afterResponse(() =>
-      this.notifications.toRequesterAndSubscribers(thread.threadId, ctx.connectionId, 'thread/updated', {
-        thread,
-      }),
-    );
+    ctx.afterResponse(async () => {
+      await this.threads.announceUpdated(thread);
+      await this.notifications.toRequesterUnlessSubscribed(
+        thread.threadId,
+        ctx.connectionId,
+        'thread/updated',
+        {
+          thread,
+        },
+      );
+    });
     return thread;
   }
 
