@@ -6,6 +6,7 @@
  */
 import {
   E2eSandbox,
+  eventually,
   isTurnCompleted,
   paramsOf,
   type AppServerSession,
@@ -16,6 +17,7 @@ import { chunks, textReply, type FakeReply, type StreamStep } from '../helpers/f
 import { bashReply, finishReply, gate, hangingTextReply } from '../helpers/model-replies';
 import { WsPeer, WsServerProcess } from '../helpers/websocket-server';
 import { existsSync } from 'node:fs';
+import { Client } from 'pg';
 import { join } from 'node:path';
 
 jest.setTimeout(90_000);
@@ -261,6 +263,47 @@ interface SnapshotItem {
   status: string;
   payload: { text?: string };
 }
+
+describe('losing the database connections (postgres.md §2)', () => {
+  it('after every connection to the database is terminated, fan-out and heartbeats come back', async () => {
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    // What a database restart does to the instances: every backend of the database terminated.
+    const admin = new Client({ connectionString: sandbox.storePath('shared') });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ terminated: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(4);
+      const terminatedAt = Date.now();
+      // Before: the cluster connection was never replaced, so B never saw A's turn again and the
+      // heartbeats stopped for good.
+      sandbox.model.enqueue(textReply(['after ', 'the ', 'restart']));
+      const heartbeats = async () =>
+        (await admin.query<{ beat: string }>(`SELECT "heartbeat_at" AS beat FROM "instances"`)).rows.map(
+          (row) => Number(row.beat),
+        );
+      await eventually(async () =>
+        (await heartbeats()).every((beat) => beat > terminatedAt + 500) ? true : undefined,
+      );
+    } finally {
+      await admin.end();
+    }
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'again' }] });
+    const onA = notificationsOf(await a.collectUntil(isTurnCompleted(threadId)), threadId);
+    const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+    expect(onB.filter((m) => m.method === 'item/agentMessage/delta').map((m) => paramsOf(m).delta)).toEqual([
+      'after ',
+      'the ',
+      'restart',
+    ]);
+    expect(onB).toEqual(onA);
+  });
+});
 
 describe('thread operations across instances (postgres.md §2)', () => {
   it("unsubscribing on B while A runs the thread's turn does not close it; B's archive and metadata update reach A's subscriber", async () => {

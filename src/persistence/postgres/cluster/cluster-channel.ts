@@ -4,6 +4,11 @@
  * sender's messages in that order. A body over 7,000 bytes travels by reference: it is stored in
  * `cluster_payloads` and the NOTIFY carries its id; receivers read it back before handling the
  * messages behind it, keeping the order.
+ *
+ * When that connection is lost (a database restart, a terminated backend) the channel takes a new
+ * one and LISTENs again, retrying with backoff; meanwhile sends and queries fail at once. What
+ * was missed is the receivers' to repair: event sequence gaps re-read the store, forwarded
+ * requests time out, heartbeats resume.
  */
 import type { DataSource } from 'typeorm';
 
@@ -21,8 +26,13 @@ interface PoolClient {
   query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
   on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
+  on(event: 'end', listener: () => void): void;
   release(error?: Error | boolean): void;
 }
+
+/** First retry after a lost connection, doubling up to the cap. */
+export const RECONNECT_FIRST_DELAY_MS = 250;
+export const RECONNECT_MAX_DELAY_MS = 5_000;
 
 interface PoolLike {
   connect(): Promise<PoolClient>;
@@ -35,19 +45,16 @@ export class ClusterChannel {
   private receiveTail: Promise<unknown> = Promise.resolve();
   private readonly handlers: Handler[] = [];
   private closed = false;
+  /** null while the connection is lost and a new one is being taken. */
+  private client: PoolClient | null = null;
+  /** Connections taken so far (the first at open): diagnostics and tests. */
+  connections = 0;
 
   private constructor(
     readonly instanceId: string,
-    private readonly client: PoolClient,
+    private readonly pool: PoolLike,
     private readonly onError: (error: unknown) => void,
-  ) {
-    client.on('notification', (notification) => {
-      if (notification.channel !== CLUSTER_CHANNEL || notification.payload === undefined) return;
-      const payload = notification.payload;
-      this.receiveTail = this.receiveTail.then(() => this.receive(payload)).catch(this.onError);
-    });
-    client.on('error', (error) => this.onError(error));
-  }
+  ) {}
 
   static async open(
     dataSource: DataSource,
@@ -55,9 +62,71 @@ export class ClusterChannel {
     onError: (error: unknown) => void,
   ): Promise<ClusterChannel> {
     const pool = (dataSource.driver as unknown as { master: PoolLike }).master;
-    const client = await pool.connect();
-    await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
-    return new ClusterChannel(instanceId, client, onError);
+    const channel = new ClusterChannel(instanceId, pool, onError);
+    channel.attach(await channel.listeningClient());
+    return channel;
+  }
+
+  private async listeningClient(): Promise<PoolClient> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
+      return client;
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  }
+
+  private attach(client: PoolClient): void {
+    this.client = client;
+    this.connections += 1;
+    client.on('notification', (notification) => {
+      if (client !== this.client) return;
+      if (notification.channel !== CLUSTER_CHANNEL || notification.payload === undefined) return;
+      const payload = notification.payload;
+      this.receiveTail = this.receiveTail.then(() => this.receive(payload)).catch(this.onError);
+    });
+    client.on('error', (error) => this.lose(client, error));
+    client.on('end', () => this.lose(client, new Error('cluster connection ended')));
+  }
+
+  /** Drops a broken connection (destroyed, not returned to the pool) and starts taking a new one. */
+  private lose(client: PoolClient, error: Error): void {
+    if (client !== this.client) return;
+    this.client = null;
+    client.release(error);
+    if (this.closed) return;
+    this.onError(error);
+    void this.reconnect();
+  }
+
+  private async reconnect(): Promise<void> {
+    for (
+      let delay = RECONNECT_FIRST_DELAY_MS;
+      !this.closed;
+      delay = Math.min(delay * 2, RECONNECT_MAX_DELAY_MS)
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      if (this.closed) return;
+      try {
+        const client = await this.listeningClient();
+        if (this.closed) {
+          client.release();
+          return;
+        }
+        this.attach(client);
+        return;
+      } catch {
+        // The database is still away: try again later (the loss itself was reported).
+      }
+    }
+  }
+
+  /** The live connection, or an error at once while it is being replaced. */
+  private connection(): PoolClient {
+    if (this.client === null) throw new Error('cluster connection lost; reconnecting');
+    return this.client;
   }
 
   onMessage(handler: Handler): void {
@@ -69,16 +138,17 @@ export class ClusterChannel {
     const body = JSON.stringify({ ...message, from: this.instanceId });
     const sent = this.sendTail.then(async () => {
       if (this.closed) return;
+      const client = this.connection();
       if (Buffer.byteLength(body) <= MAX_INLINE_PAYLOAD_BYTES) {
-        await this.client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, body]);
+        await client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, body]);
         return;
       }
-      const { rows } = await this.client.query(
+      const { rows } = await client.query(
         `INSERT INTO "cluster_payloads" ("created_at", "body") VALUES ($1, $2) RETURNING "payload_id"`,
         [Date.now(), body],
       );
       const reference = JSON.stringify({ ref: String(rows[0].payload_id), from: this.instanceId });
-      await this.client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, reference]);
+      await client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, reference]);
     });
     this.sendTail = sent.catch(this.onError);
     return sent;
@@ -91,7 +161,7 @@ export class ClusterChannel {
 
   /** A statement on the channel's connection, behind the queued sends. */
   query(text: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
-    const result = this.sendTail.then(async () => (await this.client.query(text, values)).rows);
+    const result = this.sendTail.then(async () => (await this.connection().query(text, values)).rows);
     this.sendTail = result.catch(this.onError);
     return result;
   }
@@ -99,16 +169,19 @@ export class ClusterChannel {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.sendTail;
-    await this.client.query(`UNLISTEN ${CLUSTER_CHANNEL}`).catch(() => undefined);
-    this.client.release();
+    await this.sendTail.catch(() => undefined);
+    const client = this.client;
+    if (client === null) return;
+    this.client = null;
+    await client.query(`UNLISTEN ${CLUSTER_CHANNEL}`).catch(() => undefined);
+    client.release();
   }
 
   private async receive(payload: string): Promise<void> {
     let message = JSON.parse(payload) as ClusterMessage & { ref?: string };
     if (message.from === this.instanceId) return;
     if (typeof message.ref === 'string') {
-      const { rows } = await this.client.query(
+      const { rows } = await this.connection().query(
         `SELECT "body" FROM "cluster_payloads" WHERE "payload_id" = $1`,
         [message.ref],
       );
