@@ -264,6 +264,72 @@ interface SnapshotItem {
   payload: { text?: string };
 }
 
+describe('an instance declared lost that comes back (postgres.md §2)', () => {
+  it('a paused owner resumed after its turn was recovered stops that turn: it stays interrupted and the next turn is undisturbed', async () => {
+    // A's turn streams for ~30 s; A is paused (SIGSTOP) long enough for B to declare it lost.
+    const fragments = Array.from({ length: 120 }, (_, index) => `f${index} `);
+    sandbox.model.enqueue(slowTextReply(fragments, 250, Promise.resolve()));
+    const release = gate();
+    sandbox.model.setFallback(finishReply('B done', { gate: release.promise }));
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'long' }],
+    });
+    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    const aProcess = (a.child as unknown as { process: { pid: number } }).process;
+    process.kill(aProcess.pid, 'SIGSTOP');
+    try {
+      const recovered = await b.collectUntil(isTurnCompleted(threadId), 25_000);
+      expect(paramsOf(recovered[recovered.length - 1])).toMatchObject({
+        turnId,
+        status: 'interrupted',
+        error: 'server instance lost',
+      });
+      // B's own turn, held at the model until A has come back and been checked.
+      const second = await b.call<{ turnId: string }>('turn/start', {
+        threadId,
+        input: [{ type: 'text', text: 'on B' }],
+      });
+      await b.collectUntil((m) => m.method === 'turn/started' && paramsOf(m).turnId === second.turnId);
+      process.kill(aProcess.pid, 'SIGCONT');
+      // A's first heartbeat finds its row gone; give it two beats and a margin.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      const afterResume = notificationsOf(await b.drain(), threadId);
+      // Before: A finished its recovered turn (a second turn/completed, status completed) and sent
+      // thread/status/changed(idle) while B's turn ran.
+      expect(afterResume.filter((m) => m.method === 'turn/completed')).toEqual([]);
+      expect(afterResume.filter((m) => m.method === 'thread/status/changed')).toEqual([]);
+      const read = await b.call<{ thread: { status: string }; turns: Array<Record<string, unknown>> }>(
+        'thread/read',
+        { threadId, limit: 1 },
+      );
+      expect(read.thread.status).toBe('running');
+      expect(read.turns.map((turn) => [turn.turnId, turn.status])).toEqual([
+        [turnId, 'interrupted'],
+        [second.turnId, 'running'],
+      ]);
+      // A's run was stopped: its stream (another ~20 s of fragments) sends nothing more.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const later = notificationsOf(await b.drain(), threadId).filter(
+        (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).turnId === turnId,
+      );
+      expect(later).toEqual([]);
+      release.open();
+      const done = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+      expect(paramsOf(done[done.length - 1])).toMatchObject({ turnId: second.turnId, status: 'completed' });
+      // A is a live instance again: it serves the thread.
+      const readOnA = await a.call<{ turns: Array<Record<string, unknown>> }>('thread/read', { threadId });
+      expect(readOnA.turns.map((turn) => turn.status)).toEqual(['interrupted', 'completed']);
+    } finally {
+      process.kill(aProcess.pid, 'SIGCONT');
+    }
+  });
+});
+
 describe('losing the database connections (postgres.md §2)', () => {
   it('after every connection to the database is terminated, fan-out and heartbeats come back', async () => {
     const a = await instance();

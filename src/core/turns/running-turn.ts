@@ -21,6 +21,12 @@ export interface RunningTurnInit {
   approvalTimeoutMs: number;
 }
 
+/**
+ * Who writes the turn's terminal state: its finalization; shutdown at its deadline (§1.9 step 5);
+ * or nobody, because another instance declared this one lost and ended the turn (postgres.md §2).
+ */
+export type PersistenceClaimant = 'finalizer' | 'shutdown' | 'lost';
+
 export class RunningTurn {
   readonly threadId: string;
   readonly turnId: string;
@@ -38,7 +44,7 @@ export class RunningTurn {
   readonly approvalTimeoutMs: number;
   /** The run's result once `result()` resolved (shutdown uses its messages when it must finish the turn itself). */
   settledResult: RunResult | null = null;
-  private persistenceClaim: 'finalizer' | 'shutdown' | null = null;
+  private persistenceClaim: PersistenceClaimant | null = null;
   private readonly finishedPromise: Promise<void>;
   private markFinished!: () => void;
 
@@ -64,19 +70,16 @@ export class RunningTurn {
     );
   }
 
-  /**
-   * Who writes the turn's terminal state: the normal finalization, or shutdown at its deadline
-   * (§1.9 step 5). The first claim wins, so the turn is finished exactly once.
-   */
-  claimPersistence(claimant: 'finalizer' | 'shutdown'): boolean {
+  /** The first claim wins, so the turn is finished exactly once (or, when lost, not here at all). */
+  claimPersistence(claimant: PersistenceClaimant): boolean {
     if (this.persistenceClaim !== null) return false;
     this.persistenceClaim = claimant;
     return true;
   }
 
-  /** True once shutdown finished the turn in the store itself: forwarding stops without a trace. */
+  /** True once shutdown finished the turn in the store itself, or it was lost: forwarding stops without a trace. */
   get abandoned(): boolean {
-    return this.persistenceClaim === 'shutdown';
+    return this.persistenceClaim === 'shutdown' || this.persistenceClaim === 'lost';
   }
 
   /** Resolves when forwarding and finalization are over (never rejects; pending until forwarding began). */

@@ -1,6 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals.module';
-import { PersistenceModule } from './persistence.module';
+import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
 import { ThreadStateModule } from './thread-state.module';
 import { McpModule } from './mcp.module';
 import { FollowUpQueue } from '../../core/turns/follow-up-queue';
@@ -9,10 +9,35 @@ import { TurnFinalizer } from '../../core/turns/turn-finalizer';
 import { TurnForwarder } from '../../core/turns/turn-forwarder';
 import { TurnLauncher } from '../../core/turns/turn-launcher';
 import { TurnShutdown } from '../../core/turns/turn-shutdown';
+import { LostTurnAbandonment } from '../../core/turns/lost-turn-abandonment';
+import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
+import { causeMessage } from '../../runtime/cause-message';
 import { TurnsHandlers } from '../../protocols/app-server-v1/handlers/turns.handlers';
 import { TurnsService } from '../../core/turns/turns.service';
 import { TURN_DEFAULTS, type TurnDefaults } from '../../core/turns/turn-defaults';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
+
+/** postgres.md §2: when another instance declared this one lost, the turns it recovered stop here. */
+@Injectable()
+export class DeclaredLostInstance {
+  private readonly logger = new Logger('Cluster');
+
+  constructor(
+    @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
+    @Inject(LostTurnAbandonment) abandonment: LostTurnAbandonment,
+  ) {
+    cluster?.heartbeat.onDeclaredLost(() => {
+      abandonment.abandonRecovered(INSTANCE_LOST_ERROR).then(
+        (turnIds) =>
+          this.logger.warn(
+            `another instance declared this one lost; stopped ${turnIds.length} turn(s) it recovered${turnIds.length > 0 ? `: ${turnIds.join(', ')}` : ''}`,
+          ),
+        (error: unknown) => this.logger.error(causeMessage(error)),
+      );
+    });
+  }
+}
 
 /** `turn/*` (protocol.md §3.9–§3.12), each turn's background life (§8) and its shutdown (§1.9). */
 @Module({
@@ -39,6 +64,8 @@ import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server
     TurnFinalizer,
     TurnsService,
     TurnShutdown,
+    LostTurnAbandonment,
+    DeclaredLostInstance,
   ],
 })
 export class TurnsModule {}

@@ -227,6 +227,14 @@ export class TypeOrmAppServerStore implements ThreadStore {
 
 /** Finalization step 2's writes (protocol.md §8.5). */
 async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
+  // Terminal statuses are final (§8.2): a turn that another instance already ended as lost
+  // (postgres.md §2) keeps that end, whatever its paused owner finishes with later.
+  const [turn]: Array<{ status: string }> = await runSql(
+    manager,
+    `SELECT "status" FROM "turns" WHERE "turn_id" = ?${dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''}`,
+    [finish.turnId],
+  );
+  if (turn !== undefined && turn.status !== 'running') return;
   await upsertItems(manager, finish.items ?? []);
   await completeTurn(manager, finish.turnId, finish.completion);
   await writeConversation(manager, finish.threadId, finish.turnId, finish);

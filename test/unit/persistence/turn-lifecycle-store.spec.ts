@@ -167,6 +167,45 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
     expect(await store.threads.get('thread_t')).toMatchObject({ activeTurnId: null, updatedAt: 400 });
   });
 
+  it('finishTurn of a turn another instance already ended as lost writes nothing (§8.2, postgres.md §2)', async () => {
+    await store.beginTurn({
+      turnId: 'turn_1',
+      threadId: 'thread_t',
+      runId: 'run_1',
+      input: [],
+      startedAt: 300,
+    });
+    await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', 'par', 'inProgress'), 1));
+    const token = processStartToken(process.pid) as string;
+    expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', 350)).toHaveLength(1);
+    // The survivor's next turn on the thread is running.
+    await store.beginTurn({
+      turnId: 'turn_2',
+      threadId: 'thread_t',
+      runId: 'run_2',
+      input: [],
+      startedAt: 360,
+    });
+
+    // The paused owner comes back and finishes its recovered turn.
+    await store.finishTurn({
+      threadId: 'thread_t',
+      turnId: 'turn_1',
+      completion: { status: 'completed', completedAt: 400, result: {} },
+      items: [version(agentMessage('item_A', 'thread_t', 'turn_1', 'partial', 'completed', 400), 1, 5)],
+      messages: [{ role: 'user', content: 'late' }],
+      now: 400,
+    });
+    expect(await store.turns.get('turn_1')).toMatchObject({
+      status: 'interrupted',
+      completedAt: 350,
+      result: { error: 'server instance lost' },
+    });
+    expect(await store.items.get('item_A')).toMatchObject({ status: 'interrupted' });
+    expect(await store.conversations.load('thread_t')).toEqual([]);
+    expect(await store.threads.get('thread_t')).toMatchObject({ activeTurnId: 'turn_2' });
+  });
+
   it('finishTurn rolls everything back when one write fails', async () => {
     await store.beginTurn({
       turnId: 'turn_1',

@@ -18,6 +18,9 @@ export class InstanceHeartbeat {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private readonly listeners: Array<(turns: RecoveredTurn[]) => void> = [];
+  private readonly lostListeners: Array<() => void> = [];
+  /** Times this instance found its row gone (declared lost by another, then registered again). */
+  declaredLost = 0;
 
   constructor(
     private readonly channel: ClusterChannel,
@@ -31,12 +34,7 @@ export class InstanceHeartbeat {
 
   /** Writes this instance's row, then beats every 2 s. */
   async start(): Promise<void> {
-    const now = Date.now();
-    await this.channel.query(
-      `INSERT INTO "instances" ("instance_id", "host", "pid", "started_at", "heartbeat_at") VALUES ($1, $2, $3, $4, $4)
-       ON CONFLICT ("instance_id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`,
-      [this.instanceId, hostname(), process.pid, now],
-    );
+    await this.register(Date.now());
     this.timer = setInterval(() => {
       this.beating = this.beating.then(() => this.beat()).catch(this.onError);
     }, HEARTBEAT_INTERVAL_MS);
@@ -45,6 +43,22 @@ export class InstanceHeartbeat {
 
   onTurnsRecovered(listener: (turns: RecoveredTurn[]) => void): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Called when a beat finds this instance's row gone: another instance declared it lost (it was
+   * silent over 15 s) and recovered its running turns, which must now stop here.
+   */
+  onDeclaredLost(listener: () => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  private async register(now: number): Promise<void> {
+    await this.channel.query(
+      `INSERT INTO "instances" ("instance_id", "host", "pid", "started_at", "heartbeat_at") VALUES ($1, $2, $3, $4, $4)
+       ON CONFLICT ("instance_id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`,
+      [this.instanceId, hostname(), process.pid, now],
+    );
   }
 
   async stop(): Promise<void> {
@@ -58,10 +72,15 @@ export class InstanceHeartbeat {
 
   private async beat(): Promise<void> {
     const now = Date.now();
-    await this.channel.query(`UPDATE "instances" SET "heartbeat_at" = $1 WHERE "instance_id" = $2`, [
-      now,
-      this.instanceId,
-    ]);
+    const beaten = await this.channel.query(
+      `UPDATE "instances" SET "heartbeat_at" = $1 WHERE "instance_id" = $2 RETURNING "instance_id"`,
+      [now, this.instanceId],
+    );
+    if (beaten.length === 0) {
+      this.declaredLost += 1;
+      await this.register(now);
+      for (const listener of this.lostListeners) listener();
+    }
     const lost = await this.channel.query(
       `DELETE FROM "instances" WHERE "heartbeat_at" < $1 AND "instance_id" <> $2 RETURNING "instance_id"`,
       [now - INSTANCE_LOST_AFTER_MS, this.instanceId],
