@@ -110,7 +110,7 @@ describe('vv-agent acp: session/load, session/list', () => {
       }),
     ).toEqual({ stopReason: 'end_turn' });
     const shown = first.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'tool_call');
-    // Before the planned arguments reached ACP: rawInput {}, title "Read file", no locations.
+    // Before this change ACP showed it with rawInput {}, title "Read file" and no locations.
     expect(shown).toEqual([
       {
         sessionUpdate: 'tool_call',

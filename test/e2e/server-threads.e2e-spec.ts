@@ -6,12 +6,14 @@
  * Linux only: elsewhere a nice value is not per thread. Build first (`npm run build`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { E2eSandbox } from '../helpers/app-server-session';
 import type { JsonlChild } from '../helpers/jsonl-child';
 
 jest.setTimeout(30_000);
 
-const linuxIt = process.platform === 'linux' ? it : it.skip;
+/** Linux, and room for 10 more nice levels: a test process already at nice 10 or more could not tell. */
+const linuxIt = process.platform === 'linux' && getPriority() < 10 ? it : it.skip;
 
 /** tid → nice value of every thread of `pid` (/proc/<pid>/task/<tid>/stat, field 19). */
 function threadNiceValues(pid: number): Map<number, number> {
@@ -46,7 +48,7 @@ linuxIt(
     const nice = threadNiceValues(pid);
     // Relative to the process's priority, as the CI may run everything niced.
     const base = nice.get(pid) as number;
-    const stepped = Math.min(19, base + 10);
+    const stepped = base + 10;
     const others = [...nice].filter(([tid]) => tid !== pid).map(([, value]) => value);
     // Node 20 starts 4 platform workers (V8's default pool) and their delayed-task thread.
     expect(others.filter((value) => value === stepped).length).toBeGreaterThanOrEqual(4);

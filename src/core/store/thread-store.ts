@@ -58,7 +58,11 @@ export interface ThreadStore {
   /** The running turn and the thread's active turn, atomically; one running turn per thread. */
   beginTurn(turn: NewTurn): Promise<AppTurn>;
   /** The turn's terminal state, its final items and its messages, in one transaction. */
-  finishTurn(finish: TurnFinish): Promise<void>;
+  /**
+   * false, writing nothing, when the turn is no longer running: another instance already ended it
+   * as lost (postgres.md §2), and terminal statuses are final (§8.2).
+   */
+  finishTurn(finish: TurnFinish): Promise<boolean>;
   /** Like finishTurn, but kept and retried with the next transaction when the write fails now. */
   deferTurnFinish(finish: TurnFinish): Promise<void>;
   forkThread(request: ForkRequest): Promise<ForkOutcome>;

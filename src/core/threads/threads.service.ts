@@ -28,7 +28,7 @@ import type {
   ThreadResumeRequest,
   ThreadStartRequest,
 } from './thread-requests';
-import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
+import { THREAD_EVENT_BUS, type ThreadEventBus, type ThreadEventName } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { plannedToolArguments } from './planned-tool-arguments';
 import { ThreadSubscriptions } from '../events/thread-subscriptions';
@@ -55,6 +55,12 @@ interface LiveState {
 export interface ItemWindow {
   afterItemId?: string;
   limit?: number;
+}
+
+/** A notification a thread change sends its subscribers (and its requester): §3.7, history.md §3. */
+export interface ThreadNotice {
+  name: Extract<ThreadEventName, 'thread/archived' | 'thread/status/changed' | 'thread/updated'>;
+  params: object;
 }
 
 /** A resume answer plus the step that ends the requester's hold right after the response. */
@@ -212,25 +218,26 @@ export class ThreadsService {
     return { threads: page.threads.map((thread) => this.toWire(thread)), nextCursor: page.nextCursor };
   }
 
-  /** §3.7: sets archivedAt = updatedAt = now and clears the closed flag; subscriptions and turns untouched. */
-  async archive(threadId: string): Promise<void> {
+  /**
+   * §3.7: sets archivedAt = updatedAt = now and clears the closed flag; subscriptions and turns
+   * untouched. Returns the notices for the subscribers and the requester (announce).
+   */
+  async archive(threadId: string): Promise<ThreadNotice[]> {
     const archived = await this.store.threads.archive(threadId, Date.now());
     if (archived === null) throw DomainErrors.threadNotFound();
     this.subscriptions.clearClosed(threadId);
+    return [
+      { name: 'thread/archived', params: { threadId, archived: true } },
+      { name: 'thread/status/changed', params: { threadId, status: 'archived' } },
+    ];
   }
 
   /**
-   * §3.7's notifications to every subscriber of the thread, whichever instance of the store
+   * Sends a change's notices to every subscriber of the thread, whichever instance of the store
    * (postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
    */
-  async announceArchived(threadId: string): Promise<void> {
-    await this.events.broadcast(threadId, 'thread/archived', { threadId, archived: true });
-    await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'archived' });
-  }
-
-  /** history.md §3's `thread/updated`, like announceArchived. */
-  announceUpdated(thread: AppThread): Promise<void> {
-    return this.events.broadcast(thread.threadId, 'thread/updated', { thread });
+  async announce(threadId: string, notices: readonly ThreadNotice[]): Promise<void> {
+    for (const { name, params } of notices) await this.events.broadcast(threadId, name, params);
   }
 
   /** history.md §2: the copy is never archived; the requester is subscribed to it. */
@@ -263,11 +270,23 @@ export class ThreadsService {
     };
   }
 
-  /** history.md §3; archived threads can be updated too. */
-  async updateMetadata(threadId: string, patch: Record<string, unknown>): Promise<AppThread> {
+  /**
+   * history.md §3; archived threads can be updated too. The thread as this server reports it (the
+   * response), and the `thread/updated` notice for the subscribers: it carries the status without
+   * this server's closed flag, which is in memory per server (§8.1), and a subscriber's own server
+   * never reports its thread closed (subscribing clears the flag).
+   */
+  async updateMetadata(
+    threadId: string,
+    patch: Record<string, unknown>,
+  ): Promise<{ thread: AppThread; notices: ThreadNotice[] }> {
     const updated = await this.store.threads.patchMetadata(threadId, patch, Date.now());
     if (updated === null) throw DomainErrors.threadNotFound();
-    return this.toWire(updated);
+    const forSubscribers = toAppThread(updated, this.statusOf(updated, false));
+    return {
+      thread: this.toWire(updated),
+      notices: [{ name: 'thread/updated', params: { thread: forSubscribers } }],
+    };
   }
 
   /**
@@ -285,10 +304,13 @@ export class ThreadsService {
     return { threadId, subscribed: false, closed };
   }
 
-  /** The thread's reported status now (§8.1). */
-  statusOf(thread: Pick<StoredThread, 'threadId' | 'archivedAt' | 'activeTurnId'>): ThreadStatus {
+  /** The thread's reported status now (§8.1); `withClosedFlag` false leaves this server's closed flag out. */
+  statusOf(
+    thread: Pick<StoredThread, 'threadId' | 'archivedAt' | 'activeTurnId'>,
+    withClosedFlag = true,
+  ): ThreadStatus {
     return reportedThreadStatus({
-      closed: this.subscriptions.isClosed(thread.threadId),
+      closed: withClosedFlag && this.subscriptions.isClosed(thread.threadId),
       archived: thread.archivedAt !== null,
       // Running here, or on another instance (or process) of the store: the thread answers
       // turn/start with -32602 either way, and its stored turn says running (§8.1, postgres.md §2).

@@ -28,6 +28,11 @@ export class FollowUpQueue {
     return next;
   }
 
+  /** Forgets the thread's queued inputs (their turn ended elsewhere: postgres.md §2 instance loss). */
+  clear(threadId: string): void {
+    this.queues.delete(threadId);
+  }
+
   hasQueued(threadId: string): boolean {
     return (this.queues.get(threadId)?.length ?? 0) > 0;
   }

@@ -2,14 +2,15 @@
  * postgres.md §2, instance loss seen from the lost instance: it was silent long enough (paused,
  * cut off from the database) that another instance declared it lost and ended its running turns
  * `interrupted`, announcing that end to every subscriber. Terminal statuses are final (§8.2), so
- * those turns stop here without a trace: their runs cancelled, pending approvals withdrawn, no
- * store write and no notification, and the thread's slot freed. A turn the store still names as
+ * those turns stop here without a trace: their runs cancelled, pending approvals and queued
+ * follow-ups dropped, no store write and no notification, and the thread's slot freed. A turn the store still names as
  * its thread's active turn was not recovered (it started after the recovery) and goes on.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ActiveTurns } from './active-turns';
+import { FollowUpQueue } from './follow-up-queue';
 
 @Injectable()
 export class LostTurnAbandonment {
@@ -17,6 +18,7 @@ export class LostTurnAbandonment {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
+    @Inject(FollowUpQueue) private readonly followUps: FollowUpQueue,
   ) {}
 
   /** Stops every live turn of this instance that the store no longer has running; returns their ids. */
@@ -27,6 +29,8 @@ export class LostTurnAbandonment {
       if (thread?.activeTurnId === turn.turnId) continue;
       if (!turn.claimPersistence('lost')) continue;
       this.approvals.forgetTurn(turn.turnId);
+      // Its queued follow-ups go with it, as they would had this instance died (§8.11).
+      this.followUps.clear(turn.threadId);
       if (this.activeTurns.live(turn.threadId) === turn) this.activeTurns.release(turn.threadId);
       turn.handle.cancel(reason);
       abandoned.push(turn.turnId);

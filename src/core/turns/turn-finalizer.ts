@@ -16,6 +16,7 @@ import type { TurnFinalization } from './run-projector';
 import { storeFailedCompletion } from './store-failed-completion';
 import type { TurnOutcome } from './turn-completion';
 import { TurnForwarder } from './turn-forwarder';
+import { FollowUpQueue } from './follow-up-queue';
 
 @Injectable()
 export class TurnFinalizer {
@@ -27,9 +28,13 @@ export class TurnFinalizer {
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
+    @Inject(FollowUpQueue) private readonly followUps: FollowUpQueue,
   ) {}
 
-  /** Steps 1–4; false when shutdown took the turn over first (then nothing is emitted). */
+  /**
+   * Steps 1–4; false when shutdown or instance loss took the turn over first, or the store finds
+   * it already ended by another instance (then nothing is emitted and no follow-up starts).
+   */
   async finalize(turn: RunningTurn, outcome: TurnOutcome): Promise<boolean> {
     this.approvals.forgetTurn(turn.turnId);
     const finalization = turn.projector.finalize(outcome);
@@ -37,6 +42,12 @@ export class TurnFinalizer {
     if (!turn.claimPersistence('finalizer')) return false;
 
     const turnCompleted = await this.persist(turn, finalization);
+    if (turnCompleted === null) {
+      // Declared lost while paused, and the run ended before the heartbeat noticed (postgres.md §2).
+      this.followUps.clear(turn.threadId);
+      if (this.activeTurns.live(turn.threadId) === turn) this.activeTurns.release(turn.threadId);
+      return false;
+    }
     this.activeTurns.markFinishing(turn);
 
     const { threadId } = turn;
@@ -48,24 +59,28 @@ export class TurnFinalizer {
   }
 
   /**
-   * Step 2; the turn/completed to send. When the store refuses the finalization (e.g. disk full)
+   * Step 2; the turn/completed to send, or null when the turn had already ended in the store (another
+   * instance recovered it). When the store refuses the finalization (e.g. disk full)
    * the turn ends `failed` with the store error, and that smaller write — no history, no items —
    * is tried again now and, while it fails, with every later turn write, so the stored turn ends
    * up saying what the client was told.
    */
-  private async persist(turn: RunningTurn, finalization: TurnFinalization): Promise<TurnCompletedParams> {
+  private async persist(
+    turn: RunningTurn,
+    finalization: TurnFinalization,
+  ): Promise<TurnCompletedParams | null> {
     // One "now" for the turn's completedAt and the thread's updatedAt (§8.5 step 2).
     const { completedAt } = finalization;
     const base = { threadId: turn.threadId, turnId: turn.turnId, now: completedAt };
     try {
-      await this.store.finishTurn({
+      const written = await this.store.finishTurn({
         ...base,
         completion: { status: finalization.status, completedAt, result: finalization.result },
         messages: finalization.messages,
         compactedHistory: finalization.compactedHistory,
         promptSize: finalization.promptSize,
       });
-      return finalization.turnCompleted;
+      return written ? finalization.turnCompleted : null;
     } catch (error) {
       const message = causeMessage(error);
       await this.forwarder.warn(turn, 'store', message);

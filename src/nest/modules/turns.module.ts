@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Module } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals.module';
 import { POSTGRES_CLUSTER, PersistenceModule } from './persistence.module';
 import { ThreadStateModule } from './thread-state.module';
@@ -21,19 +21,19 @@ import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server
 /** postgres.md §2: when another instance declared this one lost, the turns it recovered stop here. */
 @Injectable()
 export class DeclaredLostInstance {
-  private readonly logger = new Logger('Cluster');
-
   constructor(
     @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
     @Inject(LostTurnAbandonment) abandonment: LostTurnAbandonment,
   ) {
     cluster?.heartbeat.onDeclaredLost(() => {
       abandonment.abandonRecovered(INSTANCE_LOST_ERROR).then(
-        (turnIds) =>
-          this.logger.warn(
-            `another instance declared this one lost; stopped ${turnIds.length} turn(s) it recovered${turnIds.length > 0 ? `: ${turnIds.join(', ')}` : ''}`,
-          ),
-        (error: unknown) => this.logger.error(causeMessage(error)),
+        (turnIds) => {
+          if (turnIds.length > 0)
+            process.stderr.write(
+              `[cluster] another instance declared this one lost and ended its turns; stopped here: ${turnIds.join(', ')}\n`,
+            );
+        },
+        (error: unknown) => process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
       );
     });
   }

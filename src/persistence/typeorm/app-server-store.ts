@@ -140,7 +140,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
   }
 
   /** Finalization step 2 (protocol.md §8.5): items, turn, history and thread, atomically. */
-  finishTurn(finish: TurnFinish): Promise<void> {
+  finishTurn(finish: TurnFinish): Promise<boolean> {
     return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
   }
 
@@ -226,7 +226,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
 }
 
 /** Finalization step 2's writes (protocol.md §8.5). */
-async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<void> {
+async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<boolean> {
   // Terminal statuses are final (§8.2): a turn that another instance already ended as lost
   // (postgres.md §2) keeps that end, whatever its paused owner finishes with later.
   const [turn]: Array<{ status: string }> = await runSql(
@@ -234,7 +234,7 @@ async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Prom
     `SELECT "status" FROM "turns" WHERE "turn_id" = ?${dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''}`,
     [finish.turnId],
   );
-  if (turn !== undefined && turn.status !== 'running') return;
+  if (turn !== undefined && turn.status !== 'running') return false;
   await upsertItems(manager, finish.items ?? []);
   await completeTurn(manager, finish.turnId, finish.completion);
   await writeConversation(manager, finish.threadId, finish.turnId, finish);
@@ -244,4 +244,5 @@ async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Prom
        "updated_at" = ? WHERE "thread_id" = ?`,
     [finish.turnId, finish.now, finish.threadId],
   );
+  return true;
 }

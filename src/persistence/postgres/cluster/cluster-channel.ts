@@ -30,6 +30,17 @@ interface PoolClient {
   release(error?: Error | boolean): void;
 }
 
+/**
+ * What a send or query gets while the connection is being replaced. Not reported again: the loss
+ * itself was, once.
+ */
+export class ClusterConnectionLost extends Error {
+  constructor() {
+    super('cluster connection lost; reconnecting');
+    this.name = 'ClusterConnectionLost';
+  }
+}
+
 /** First retry after a lost connection, doubling up to the cap. */
 export const RECONNECT_FIRST_DELAY_MS = 250;
 export const RECONNECT_MAX_DELAY_MS = 5_000;
@@ -47,8 +58,11 @@ export class ClusterChannel {
   private closed = false;
   /** null while the connection is lost and a new one is being taken. */
   private client: PoolClient | null = null;
-  /** Connections taken so far (the first at open): diagnostics and tests. */
-  connections = 0;
+  private attachedAt = 0;
+  /** Reports a failure unless it is only the connection being replaced. */
+  private readonly report = (error: unknown): void => {
+    if (!(error instanceof ClusterConnectionLost)) this.onError(error);
+  };
 
   private constructor(
     readonly instanceId: string,
@@ -78,9 +92,14 @@ export class ClusterChannel {
     }
   }
 
+  /** When the current connection was taken (ms since the epoch); 0 while there is none. */
+  get connectedAt(): number {
+    return this.client === null ? 0 : this.attachedAt;
+  }
+
   private attach(client: PoolClient): void {
     this.client = client;
-    this.connections += 1;
+    this.attachedAt = Date.now();
     client.on('notification', (notification) => {
       if (client !== this.client) return;
       if (notification.channel !== CLUSTER_CHANNEL || notification.payload === undefined) return;
@@ -112,7 +131,8 @@ export class ClusterChannel {
       try {
         const client = await this.listeningClient();
         if (this.closed) {
-          client.release();
+          // Still LISTENing: destroyed rather than handed back to the pool.
+          client.release(true);
           return;
         }
         this.attach(client);
@@ -125,7 +145,7 @@ export class ClusterChannel {
 
   /** The live connection, or an error at once while it is being replaced. */
   private connection(): PoolClient {
-    if (this.client === null) throw new Error('cluster connection lost; reconnecting');
+    if (this.client === null) throw new ClusterConnectionLost();
     return this.client;
   }
 
@@ -150,7 +170,7 @@ export class ClusterChannel {
       const reference = JSON.stringify({ ref: String(rows[0].payload_id), from: this.instanceId });
       await client.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, reference]);
     });
-    this.sendTail = sent.catch(this.onError);
+    this.sendTail = sent.catch(this.report);
     return sent;
   }
 
@@ -162,7 +182,7 @@ export class ClusterChannel {
   /** A statement on the channel's connection, behind the queued sends. */
   query(text: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
     const result = this.sendTail.then(async () => (await this.connection().query(text, values)).rows);
-    this.sendTail = result.catch(this.onError);
+    this.sendTail = result.catch(this.report);
     return result;
   }
 
@@ -174,7 +194,7 @@ export class ClusterChannel {
     if (client === null) return;
     this.client = null;
     await client.query(`UNLISTEN ${CLUSTER_CHANNEL}`).catch(() => undefined);
-    client.release();
+    client.release(true);
   }
 
   private async receive(payload: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import type { RecoveredTurn } from '../../typeorm/restart-recovery';
 import type { TypeOrmAppServerStore } from '../../typeorm/app-server-store';
-import type { ClusterChannel } from './cluster-channel';
+import { ClusterConnectionLost, type ClusterChannel } from './cluster-channel';
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 export const INSTANCE_LOST_AFTER_MS = 15_000;
@@ -19,8 +19,8 @@ export class InstanceHeartbeat {
   private beating: Promise<void> = Promise.resolve();
   private readonly listeners: Array<(turns: RecoveredTurn[]) => void> = [];
   private readonly lostListeners: Array<() => void> = [];
-  /** Times this instance found its row gone (declared lost by another, then registered again). */
-  declaredLost = 0;
+  /** Beats that still tell the lost listeners after this instance found its row gone. */
+  private lostChecksLeft = 0;
 
   constructor(
     private readonly channel: ClusterChannel,
@@ -36,7 +36,12 @@ export class InstanceHeartbeat {
   async start(): Promise<void> {
     await this.register(Date.now());
     this.timer = setInterval(() => {
-      this.beating = this.beating.then(() => this.beat()).catch(this.onError);
+      this.beating = this.beating
+        .then(() => this.beat())
+        .catch((error: unknown) => {
+          // A beat while the channel reconnects fails quietly: the loss was reported once.
+          if (!(error instanceof ClusterConnectionLost)) this.onError(error);
+        });
     }, HEARTBEAT_INTERVAL_MS);
     this.timer.unref();
   }
@@ -46,8 +51,10 @@ export class InstanceHeartbeat {
   }
 
   /**
-   * Called when a beat finds this instance's row gone: another instance declared it lost (it was
-   * silent over 15 s) and recovered its running turns, which must now stop here.
+   * Called when a beat finds this instance's row gone — another instance declared it lost (it was
+   * silent over 15 s) and recovers its running turns, which must now stop here — and once more at
+   * the next beat: the survivor deletes the row first and recovers the turns in a transaction of
+   * its own right after, which this beat may have come between.
    */
   onDeclaredLost(listener: () => void): void {
     this.lostListeners.push(listener);
@@ -77,10 +84,21 @@ export class InstanceHeartbeat {
       [now, this.instanceId],
     );
     if (beaten.length === 0) {
-      this.declaredLost += 1;
       await this.register(now);
+      this.lostChecksLeft = 2;
+    }
+    if (this.lostChecksLeft > 0) {
+      this.lostChecksLeft -= 1;
       for (const listener of this.lostListeners) listener();
     }
+    // Right after this instance (re)connected, the others may still be reconnecting themselves (a
+    // database restart): silence is only counted once this instance has watched for the full period.
+    if (now - this.channel.connectedAt >= INSTANCE_LOST_AFTER_MS) await this.recoverLostInstances(now);
+    await this.channel.prunePayloads(PAYLOAD_RETENTION_MS);
+  }
+
+  /** Deletes the rows of instances silent for 15 s (one DELETE wins) and recovers their turns. */
+  private async recoverLostInstances(now: number): Promise<void> {
     const lost = await this.channel.query(
       `DELETE FROM "instances" WHERE "heartbeat_at" < $1 AND "instance_id" <> $2 RETURNING "instance_id"`,
       [now - INSTANCE_LOST_AFTER_MS, this.instanceId],
@@ -93,6 +111,5 @@ export class InstanceHeartbeat {
       );
       if (turns.length > 0) for (const listener of this.listeners) listener(turns);
     }
-    await this.channel.prunePayloads(PAYLOAD_RETENTION_MS);
   }
 }

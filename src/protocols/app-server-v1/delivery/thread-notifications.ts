@@ -61,15 +61,13 @@ export class ThreadNotifications implements ThreadEventBus {
    * The requester, unless it is a subscriber of the thread: what the core announced to the
    * subscribers reaches it that way already (thread/archive, thread/updated).
    */
-  toRequesterUnlessSubscribed(
+  async toRequesterUnlessSubscribed(
     threadId: string,
     requesterId: string,
-    method: ServerNotificationMethod,
-    params: object,
+    notifications: ReadonlyArray<{ method: ServerNotificationMethod; params: object }>,
   ): Promise<void> {
-    return this.subscriptions.subscribers(threadId).includes(requesterId)
-      ? Promise.resolve()
-      : this.notifier.notify([requesterId], method, params);
+    if (this.subscriptions.subscribers(threadId).includes(requesterId)) return;
+    for (const { method, params } of notifications) await this.notifier.notify([requesterId], method, params);
   }
 
   /** Only the requester (thread/started, thread/closed). */

@@ -29,7 +29,7 @@ import type {
   ThreadUnsubscription,
 } from '../../../core/model/types';
 import { ThreadNotifications } from '../delivery/thread-notifications';
-import { ThreadsService } from '../../../core/threads/threads.service';
+import { ThreadsService, type ThreadNotice } from '../../../core/threads/threads.service';
 
 @Injectable()
 export class ThreadsHandlers {
@@ -69,19 +69,8 @@ export class ThreadsHandlers {
   @RpcMethod('thread/archive')
   async archive(params: ThreadArchiveParamsDto, ctx: RpcContext): Promise<ThreadArchival> {
     const { threadId } = params;
-    await this.threads.archive(threadId);
-    ctx.afterResponse(async () => {
-      const requester = ctx.connectionId;
-      await this.threads.announceArchived(threadId);
-      await this.notifications.toRequesterUnlessSubscribed(threadId, requester, 'thread/archived', {
-        threadId,
-        archived: true,
-      });
-      await this.notifications.toRequesterUnlessSubscribed(threadId, requester, 'thread/status/changed', {
-        threadId,
-        status: 'archived',
-      });
-    });
+    const notices = await this.threads.archive(threadId);
+    ctx.afterResponse(() => this.announce(threadId, ctx.connectionId, notices));
     return { threadId, archived: true };
   }
 
@@ -99,19 +88,26 @@ export class ThreadsHandlers {
   /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
   @RpcMethod('thread/metadata/update')
   async updateMetadata(params: ThreadMetadataUpdateParamsDto, ctx: RpcContext): Promise<AppThread> {
-    const thread = await this.threads.updateMetadata(params.threadId, params.metadata);
-    ctx.afterResponse(async () => {
-      await this.threads.announceUpdated(thread);
-      await this.notifications.toRequesterUnlessSubscribed(
-        thread.threadId,
-        ctx.connectionId,
-        'thread/updated',
-        {
-          thread,
-        },
-      );
-    });
+    const { thread, notices } = await this.threads.updateMetadata(params.threadId, params.metadata);
+    // A requester that is no subscriber gets the thread as its response showed it.
+    const own: ThreadNotice[] = [{ name: 'thread/updated', params: { thread } }];
+    ctx.afterResponse(() => this.announce(thread.threadId, ctx.connectionId, notices, own));
     return thread;
+  }
+
+  /** The subscribers everywhere (through the core), then the requester unless it is one of them. */
+  private async announce(
+    threadId: string,
+    requesterId: string,
+    notices: readonly ThreadNotice[],
+    forRequester: readonly ThreadNotice[] = notices,
+  ): Promise<void> {
+    await this.threads.announce(threadId, notices);
+    await this.notifications.toRequesterUnlessSubscribed(
+      threadId,
+      requesterId,
+      forRequester.map(({ name, params }) => ({ method: name, params })),
+    );
   }
 
   @RpcMethod('thread/unsubscribe')

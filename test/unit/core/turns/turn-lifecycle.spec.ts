@@ -12,8 +12,10 @@ import type { RunEvent } from '../../../../src/runtime/events/types';
 import { finish, ScriptedModelProvider } from '../../../../src/runtime/model/scripted-model';
 import type { RunConfig, RunHandle } from '../../../../src/runtime/run-config';
 import { Runner } from '../../../../src/runtime/runner';
+import { processStartToken } from '../../../../src/persistence/sqlite';
 import {
   CHUNK,
+  gatedStep,
   LiveAppServer,
   recordingStep,
   runTurn,
@@ -423,6 +425,35 @@ describe('turn lifecycle', () => {
       status: 'failed',
       error: 'journal exploded',
       completionReason: 'failed',
+    });
+  });
+
+  it('a turn another instance already ended (declared this one lost) finishes without a trace here', async () => {
+    const gated = gatedStep(finish('late answer'));
+    live = await LiveAppServer.start({ steps: [gated.step, finish('next')] });
+    const client = await live.connect();
+    const threadId = await live.startThread(client);
+    const from = client.messages.length;
+    const { turnId } = await client.call<{ turnId: string }>('turn/start', { threadId, input: text('long') });
+    await gated.gate.reached;
+    // What a survivor's recovery writes (postgres.md §2): the turn ended, the thread free.
+    const store = live.server.app.get(TypeOrmAppServerStore);
+    const token = processStartToken(process.pid) as string;
+    expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', Date.now())).toHaveLength(1);
+    gated.gate.open();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Before: turn/completed(completed) and idle were sent, and the store said completed.
+    expect(client.labels(from).filter((l) => l.startsWith('turn/completed') || l.includes('(idle)'))).toEqual(
+      [],
+    );
+    expect(await store.turns.get(turnId)).toMatchObject({
+      status: 'interrupted',
+      result: { error: 'server instance lost' },
+    });
+    // The thread's slot here was freed: it takes a new turn.
+    await expect(runTurn(client, threadId, text('again'))).resolves.toMatchObject({
+      completed: { params: expect.objectContaining({ status: 'completed' }) },
     });
   });
 

@@ -51,9 +51,13 @@ describe('ThreadNotifications', () => {
     await notifications.broadcast('t1', 'turn/started', { n: 1 });
     // What the core announced to the subscribers, then the requester's own copy unless it is one.
     await notifications.broadcast('t1', 'thread/archived', { n: 2 });
-    await notifications.toRequesterUnlessSubscribed('t1', 'a', 'thread/archived', { n: 2 });
+    await notifications.toRequesterUnlessSubscribed('t1', 'a', [
+      { method: 'thread/archived', params: { n: 2 } },
+    ]);
     await notifications.broadcast('t1', 'thread/archived', { n: 3 });
-    await notifications.toRequesterUnlessSubscribed('t1', 'z', 'thread/archived', { n: 3 });
+    await notifications.toRequesterUnlessSubscribed('t1', 'z', [
+      { method: 'thread/archived', params: { n: 3 } },
+    ]);
     const numbers = (id: string) => received(id).map((message) => (message.params as { n: number }).n);
     expect({ a: numbers('a'), b: numbers('b'), c: numbers('c'), z: numbers('z') }).toEqual({
       a: [1, 2, 3],
