@@ -273,18 +273,18 @@ describe('installed into a fresh Nest application', () => {
     ).toEqual([]);
   });
 
-  it("a browser project type-checks against the client's declarations alone (DOM lib, no Node types, skipLibCheck off)", () => {
-    const dir = join(app, 'browser-types');
+  /**
+   * `tsc --noEmit` of one source file in a directory of the app, with `moduleResolution: bundler`
+   * and strict settings on top of `compilerOptions`: its exit status and output.
+   */
+  function typeCheckInApp(
+    name: string,
+    source: string[],
+    compilerOptions: Record<string, unknown>,
+  ): { status: number | null; output: string } {
+    const dir = join(app, name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'browser.ts'),
-      [
-        "import { AppServerClient, type AppItem } from 'vv-agent-app-server/client';",
-        "export const connecting: Promise<AppServerClient> = AppServerClient.connect('ws://127.0.0.1:1', { token: 'x' });",
-        'export const textOf = (item: AppItem): unknown => item.payload.text;',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(join(dir, 'main.ts'), [...source, ''].join('\n'));
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -292,67 +292,61 @@ describe('installed into a fresh Nest application', () => {
           target: 'ES2022',
           module: 'esnext',
           moduleResolution: 'bundler',
-          lib: ['ES2022', 'DOM'],
-          types: [],
           strict: true,
-          skipLibCheck: false,
           noEmit: true,
+          ...compilerOptions,
         },
-        files: ['browser.ts'],
+        files: ['main.ts'],
       }),
     );
-    // Before the client named its own in-process shape, its declarations reached Nest, TypeORM and
-    // Node's types through the server core: 108 errors here.
     const run = spawnSync(
       process.execPath,
       [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
       { cwd: app, encoding: 'utf8' },
     );
-    expect({ status: run.status, output: run.stdout }).toEqual({ status: 0, output: '' });
+    return { status: run.status, output: run.stdout };
+  }
+
+  it("a browser project type-checks against the client's declarations alone (DOM lib, no Node types, skipLibCheck off)", () => {
+    // Before the client named its own in-process shape, its declarations reached Nest, TypeORM and
+    // Node's types through the server core: 108 errors here.
+    expect(
+      typeCheckInApp(
+        'browser-types',
+        [
+          "import { AppServerClient, type AppItem } from 'vv-agent-app-server/client';",
+          "export const connecting: Promise<AppServerClient> = AppServerClient.connect('ws://127.0.0.1:1', { token: 'x' });",
+          'export const textOf = (item: AppItem): unknown => item.payload.text;',
+        ],
+        { lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false },
+      ),
+    ).toEqual({ status: 0, output: '' });
   });
 
   it("a bundler-resolution project type-checks a postgres store option against the Nest subpath's declarations", () => {
-    const dir = join(app, 'bundler-types');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'options.ts'),
-      [
-        "import type { AppServerModuleOptions } from 'vv-agent-app-server/nest';",
-        "export const store: AppServerModuleOptions['store'] = {",
-        "  dataSource: { type: 'postgres', host: '127.0.0.1', port: 5432, database: 'app' },",
-        '};',
-        // If the postgres options type did not resolve, it would be `any` and this would not fail.
-        '// @ts-expect-error a misspelt connection field',
-        "export const misspelt: AppServerModuleOptions['store'] = { dataSource: { type: 'postgres', hots: 'x' } };",
-        '',
-      ].join('\n'),
-    );
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'esnext',
-          moduleResolution: 'bundler',
-          lib: ['ES2022'],
-          typeRoots: [join(REPO, 'node_modules', '@types')],
-          types: ['node'],
-          strict: true,
-          skipLibCheck: true,
-          noEmit: true,
-        },
-        files: ['options.ts'],
-      }),
-    );
     // Before the options named TypeORM's postgres type through the package root, its deep path (no
     // `types` condition in typeorm's exports) did not resolve and `dataSource` was silently `any`:
     // TS2578, the expected error never came.
-    const run = spawnSync(
-      process.execPath,
-      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
-      { cwd: app, encoding: 'utf8' },
-    );
-    expect({ status: run.status, output: run.stdout }).toEqual({ status: 0, output: '' });
+    expect(
+      typeCheckInApp(
+        'bundler-types',
+        [
+          "import type { AppServerModuleOptions } from 'vv-agent-app-server/nest';",
+          "export const store: AppServerModuleOptions['store'] = {",
+          "  dataSource: { type: 'postgres', host: '127.0.0.1', port: 5432, database: 'app' },",
+          '};',
+          // If the postgres options type did not resolve, it would be `any` and this would not fail.
+          '// @ts-expect-error a misspelt connection field',
+          "export const misspelt: AppServerModuleOptions['store'] = { dataSource: { type: 'postgres', hots: 'x' } };",
+        ],
+        {
+          lib: ['ES2022'],
+          typeRoots: [join(REPO, 'node_modules', '@types')],
+          types: ['node'],
+          skipLibCheck: true,
+        },
+      ),
+    ).toEqual({ status: 0, output: '' });
   });
 
   describe('the embedding guide HTTP app (compiled from docs/examples/nest-http-app.ts)', () => {
