@@ -3,8 +3,9 @@
  * cut off from the database) that another instance declared it lost and ended its running turns
  * `interrupted`, announcing that end to every subscriber. Terminal statuses are final (§8.2), so
  * those turns stop here without a trace: their runs cancelled, pending approvals and queued
- * follow-ups dropped, no store write and no notification, and the thread's slot freed. A turn the store still names as
- * its thread's active turn was not recovered (it started after the recovery) and goes on.
+ * follow-ups dropped, no store write and no notification, and the thread's slot freed. A turn the
+ * store still names as its thread's active turn was not recovered (it started after the recovery)
+ * and goes on.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
