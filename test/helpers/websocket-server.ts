@@ -9,7 +9,7 @@
  *   await server.stop();                                               // SIGTERM, resolves with the exit
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket, { type ClientOptions } from 'ws';
 import { READINESS_LINE } from './jsonl-child';
@@ -95,13 +95,6 @@ export class WsServerProcess {
 
   get httpBase(): string {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Resident set size of the server process in bytes (Linux procfs). */
-  rssBytes(): number {
-    const status = readFileSync(`/proc/${this.process.pid}/status`, 'utf8');
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-    return Number(kb) * 1024;
   }
 
   waitExit(timeoutMs = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -255,13 +248,16 @@ export class WsPeer {
     this.stallWhen = predicate;
   }
 
-  /** Stops reading from the TCP socket: the server's writes pile up (a stalled consumer). */
+  /**
+   * Stops reading from the TCP socket: the server's writes pile up (a stalled consumer). Through
+   * `ws`'s own pause: pausing the raw socket is undone as soon as `ws`'s frame parser drains.
+   */
   stopReading(): void {
-    (this.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    this.socket.pause();
   }
 
   resumeReading(): void {
-    (this.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    this.socket.resume();
   }
 
   close(): Promise<{ code: number; reason: string }> {

@@ -88,10 +88,10 @@ describe('WebSocketJsonRpcServer', () => {
     const socket = await open(url);
     const closed = closeOf(socket);
     // A paused socket never reads the pings, so it never answers them.
-    (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    socket.pause();
     // Three ping rounds: two pings go unanswered, the third round closes it.
     while (!host.connections[0].isClosed) await new Promise((resolve) => setTimeout(resolve, 20));
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    socket.resume();
     expect((await closed).code).toBe(1011);
   });
 
@@ -107,14 +107,14 @@ describe('WebSocketJsonRpcServer', () => {
     const url = await start({ outboundQueueBytes: 64 * 1024 });
     const socket = await open(url);
     const closed = closeOf(socket);
-    (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    socket.pause();
     const connection = host.connections[0];
     const payload = { text: 'y'.repeat(16 * 1024) };
     // Every send resolves at once (admitted), although nobody reads: 32 MB offered in total.
     for (let i = 0; i < 2_000; i += 1) await connection.send(payload);
     await new Promise((resolve) => setImmediate(resolve));
     expect(connection.isClosed).toBe(true);
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    socket.resume();
     expect(await closed).toEqual({ code: 4001, reason: 'outbound queue overflow' });
   });
 
