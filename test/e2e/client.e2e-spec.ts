@@ -383,7 +383,7 @@ describe('against misbehaving children', () => {
     const error = await rejection(client.listModels());
     expect(error.message).toBe('timed out waiting for App Server model/list response');
     expect(error.code).toBeUndefined();
-    expect(await client.nextMessage({ timeoutMs: 2_000 })).toEqual({
+    expect(await client.nextMessage({ timeoutMs: 10_000 })).toEqual({
       jsonrpc: '2.0',
       id: 1,
       result: { models: [] },

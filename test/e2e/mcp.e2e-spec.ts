@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   E2eSandbox,
+  eventually,
   isTurnCompleted,
   lastItemStates,
   paramsOf,
@@ -661,7 +662,8 @@ describe('an MCP server that is slow to start (a real SDK McpServer that waits b
 
   it('turn/start answers while the server starts, and turn/interrupt ends the turn before any model call', async () => {
     const { tag, session, threadId, turnId } = await turnWaitingForSlowServer();
-    expect(processesWithEnv(`E2E_TAG=${tag}`).length).toBeGreaterThan(0);
+    // The run's first cycle spawns the server, concurrently with turn/started going out.
+    await eventually(async () => (processesWithEnv(`E2E_TAG=${tag}`).length > 0 ? true : undefined));
 
     expect(await session.call('turn/interrupt', { threadId, expectedTurnId: turnId })).toEqual({
       threadId,

@@ -19,7 +19,7 @@ import { BACKEND, E2eSandbox, MODEL, eventually } from '../helpers/app-server-se
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { bashReply, finishReply } from '../helpers/model-replies';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const EXTENSION_DIR = resolve(__dirname, '../fixtures/native-messaging-extension');

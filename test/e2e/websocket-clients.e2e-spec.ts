@@ -196,14 +196,12 @@ describe('a client that stops reading (websocket.md §4 slow consumers)', () => 
     const secondTurn = readers.map((peer, i) => turnStream(peer.received.slice(readerStreams[i])));
     for (const stream of secondTurn) expect(stream).toEqual(secondTurn[0]);
     expect(secondTurn[0].filter((m) => m.method === 'item/agentMessage/delta')).toHaveLength(FRAGMENTS);
-    expect(stalledMs).toBeLessThanOrEqual(unstalledMs * 1.5);
+    // One wall-clock sample each, of a turn that keeps both cores busy: 2 s of slack for load on
+    // the machine. A server that waited for the stalled reader would never finish the turn.
+    expect(stalledMs).toBeLessThanOrEqual(unstalledMs * 1.5 + 2_000);
 
     stalled.resumeReading();
-    const stillOpen = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 20_000));
-    expect(await Promise.race([stalled.closed, stillOpen])).toEqual({
-      code: 4001,
-      reason: 'outbound queue overflow',
-    });
+    expect(await stalled.closedWithin()).toEqual({ code: 4001, reason: 'outbound queue overflow' });
     // Cut off while the turn ran: the server stopped queueing for it instead of holding the rest.
     expect(stalled.received.filter((m) => m.method === 'turn/completed')).toHaveLength(0);
 
@@ -235,7 +233,7 @@ describe('a client that stops reading (websocket.md §4 slow consumers)', () => 
     expect(snapshot.items.map((item) => item.itemId)).toEqual(expected.map((item) => item.itemId));
     expect(snapshot.items).toEqual(expected);
     for (const peer of [...baseline.peers, again]) await peer.close();
-  });
+  }, 240_000);
 });
 
 describe('SIGTERM with ten connections and two running turns (websocket.md §4 shutdown)', () => {

@@ -204,7 +204,7 @@ describe('framing (websocket.md §3)', () => {
     const peer = await WsPeer.connect(server.url);
     await peer.initialize();
     misbehave(peer);
-    expect((await peer.closed).code).toBe(code);
+    expect((await peer.closedWithin()).code).toBe(code);
     // The server keeps serving other connections.
     const other = await WsPeer.connect(server.url);
     await other.initialize();
@@ -221,6 +221,6 @@ describe('framing (websocket.md §3)', () => {
     expect(await peer.next()).toMatchObject({ id: 1, result: { protocolVersion: expect.any(String) } });
     peer.socket.send(`{"jsonrpc":"2.0","method":"x","params":"${'y'.repeat(120)}`, { fin: false });
     peer.socket.send(`${'y'.repeat(120)}"}`, { fin: true });
-    expect((await peer.closed).code).toBe(1009);
+    expect((await peer.closedWithin()).code).toBe(1009);
   });
 });

@@ -260,6 +260,19 @@ export class WsPeer {
     this.socket.resume();
   }
 
+  /** The close event; rejects when none comes within `timeoutMs`, so a missing close fails at once. */
+  async closedWithin(timeoutMs = 20_000): Promise<{ code: number; reason: string }> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`socket still open after ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.closed, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   close(): Promise<{ code: number; reason: string }> {
     this.socket.close();
     return this.closed;

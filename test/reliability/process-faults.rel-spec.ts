@@ -21,7 +21,7 @@ import {
 import { SeededRandom } from './support/seeded-random';
 import { integrityCheck, withDatabase } from './support/sqlite-inspection';
 
-jest.setTimeout(90_000);
+jest.setTimeout(240_000);
 
 const KILLS = 20;
 const SEED = 0x6b1119;

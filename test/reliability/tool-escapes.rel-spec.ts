@@ -117,18 +117,20 @@ describe('tool calls cannot escape the workspace', () => {
   });
 
   it('leaves no shell child alive after the turn, however it detaches', async () => {
+    // A duration of this run's own, so that pgrep finds only the children these commands started.
+    const long = `1000.${process.pid}`;
     const detachers = [
-      'sleep 1000 &',
-      'nohup sleep 1000 >/dev/null 2>&1 &',
-      'setsid sleep 1000 >/dev/null 2>&1 &',
-      '(sleep 1000 &) ; sleep 0.1',
-      'sleep 1000 & disown',
-      'env -i setsid sleep 1000 >/dev/null 2>&1 &',
+      `sleep ${long} &`,
+      `nohup sleep ${long} >/dev/null 2>&1 &`,
+      `setsid sleep ${long} >/dev/null 2>&1 &`,
+      `(sleep ${long} &) ; sleep 0.1`,
+      `sleep ${long} & disown`,
+      `env -i setsid sleep ${long} >/dev/null 2>&1 &`,
     ];
     const pidFile = join(sandbox.workspace, 'pids');
     const calls = detachers.map((command) => ({
       name: 'bash',
-      arguments: { command: `${command} echo $! >> pids; sleep 0.2; pgrep -f "sleep 1000" >> pids; true` },
+      arguments: { command: `${command} echo $! >> pids; sleep 0.2; pgrep -f "sleep ${long}" >> pids; true` },
     }));
     await runTools(calls);
     const pids = existsSync(pidFile)
@@ -161,10 +163,13 @@ describe('tool calls cannot escape the workspace', () => {
     );
     const { threadId } = await session.startThread({ cwd: sandbox.workspace });
     await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'run long' }] });
+    // The shell creates the file before echo writes the pid into it.
+    const writtenPid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0);
     const deadline = Date.now() + 10_000;
-    while (!existsSync(pidFile) && Date.now() < deadline)
+    while (!(writtenPid() > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const pid = writtenPid();
+    expect(pid).toBeGreaterThan(0);
     await session.kill();
     expect(isAlive(pid)).toBe(true); // nothing in a SIGKILLed process can stop it
 

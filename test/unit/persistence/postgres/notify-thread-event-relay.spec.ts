@@ -109,7 +109,9 @@ describe('NotifyThreadEventRelay', () => {
       channel.deliver(event(5, 'item/agentMessage/delta'));
       // Our own echo is never delivered by the channel; another sender's numbering is its own.
       channel.deliver({ ...event(1, 'error/warning'), from: 'instance_c' });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The repair reads the store on sqlite3's thread pool first; all six arrive behind it.
+      for (const deadline = Date.now() + 5_000; received.length < 6 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
 
       expect(
         received.map((e) => [e.name, (e.params as { itemId?: string; seq?: number }).itemId ?? e.params]),

@@ -96,9 +96,9 @@ describe('WebSocketJsonRpcServer', () => {
   });
 
   it('keeps a peer that answers pings', async () => {
-    const url = await start({ pingIntervalMs: 30 });
+    const url = await start({ pingIntervalMs: 100 });
     const socket = await open(url);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 700));
     expect(host.connections[0].isClosed).toBe(false);
     socket.close();
   });
@@ -126,7 +126,8 @@ describe('WebSocketJsonRpcServer', () => {
     const big = { text: 'z'.repeat(200_000) };
     void host.connections[0].send(big);
     void host.connections[0].send({ after: true });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const deadline = Date.now() + 5_000; received.length < 2 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received.map((text) => JSON.parse(text) as unknown)).toEqual([big, { after: true }]);
     socket.close();
   });

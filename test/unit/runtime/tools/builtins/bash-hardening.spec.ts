@@ -80,7 +80,9 @@ describe('bash hardening', () => {
       'setsid sleep 1000 & echo $! >> pids',
       // A double fork into a new session: its parent exits, so it is reparented at once.
       "( setsid bash -c 'sleep 1000 & echo $! >> pids' & )",
-      'sleep 0.3; echo started',
+      // Until every child has written its pid (bounded: 10 s), not a fixed sleep: the double fork
+      // takes several fork/execs, slow on a loaded machine.
+      'for i in $(seq 200); do [ -f pids ] && [ "$(wc -l < pids)" -ge 5 ] && break; sleep 0.05; done; echo started',
     ].join('\n');
     const result = await bash({ command });
     expect(result.content).toBe('started\n');
@@ -92,7 +94,7 @@ describe('bash hardening', () => {
   it('kills a child that cleared its environment and left the session (env -i setsid)', async () => {
     const command = [
       "env -i setsid bash -c 'echo $$ >> pids; exec sleep 1000' >/dev/null 2>&1 &",
-      'sleep 0.3; echo started',
+      'for i in $(seq 200); do [ -s pids ] && break; sleep 0.05; done; echo started',
     ].join('\n');
     const result = await bash({ command });
     expect(result.content).toBe('started\n');
