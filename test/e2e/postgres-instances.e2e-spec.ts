@@ -369,6 +369,70 @@ describe('losing the database connections (postgres.md §2)', () => {
     ]);
     expect(onB).toEqual(onA);
   });
+  it("a turn that ends while the connections are being replaced: the other instance's subscriber still gets its end", async () => {
+    const a = await instance();
+    const b = await instance();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    const finish = gate();
+    const steps: StreamStep[] = [
+      { chunk: chunks.role() },
+      { chunk: chunks.content('before ') },
+      { waitFor: finish.promise },
+      { chunk: chunks.content('after') },
+      {
+        chunk: chunks.toolCall({
+          index: 0,
+          id: 'call_finish',
+          name: 'task_finish',
+          arguments: '{"message":"done"}',
+        }),
+      },
+      { chunk: chunks.finish('tool_calls') },
+    ];
+    sandbox.model.enqueue({ type: 'stream', steps });
+    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'go' }] });
+    const beforeCut = await b.collectUntil(
+      (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+    );
+
+    const admin = new Client({ connectionString: sandbox.storePath('shared') });
+    await admin.connect();
+    try {
+      // The two cluster connections (LISTEN, NOTIFY, heartbeats): their last statement shows them.
+      const { rows } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND (query LIKE 'LISTEN %' OR query LIKE 'SELECT pg_notify%' OR query LIKE '%"instances"%')`,
+      );
+      expect(rows).toHaveLength(2);
+      // Both instances notice at once and take new connections only after 250 ms; the store's
+      // connections stay, so the turn ends in between and A's last NOTIFYs go nowhere.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      finish.open();
+      const onA = notificationsOf(await a.collectUntil(isTurnCompleted(threadId)), threadId);
+      const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId), 20_000), threadId);
+      expect(onB.slice(-2)).toEqual(onA.slice(-2));
+      expect(onB.slice(-2).map((m) => m.method)).toEqual(['thread/status/changed', 'turn/completed']);
+      // Every item's final state reached B as well (upserts of what its deltas built).
+      const finalStates = (messages: JsonMessage[]): Record<string, Record<string, unknown>> =>
+        Object.fromEntries(
+          messages
+            .filter((m) => m.method === 'item/completed')
+            .map((m) => [String(paramsOf(m).itemId), paramsOf(m)]),
+        );
+      expect(finalStates([...notificationsOf(beforeCut, threadId), ...onB])).toEqual(finalStates(onA));
+      expect(Object.values(finalStates(onB)).map((item) => item.type)).toContain('agentMessage');
+      // Once: a later turn's end is not preceded by a second copy of this one.
+      sandbox.model.enqueue(finishReply('next'));
+      await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'again' }] });
+      const next = notificationsOf(await b.collectUntil(isTurnCompleted(threadId)), threadId);
+      expect(next.filter((m) => m.method === 'turn/completed')).toHaveLength(1);
+      expect(next.filter((m) => m.method === 'turn/started')).toHaveLength(1);
+    } finally {
+      await admin.end();
+    }
+  });
 });
 
 describe('thread operations across instances (postgres.md §2)', () => {

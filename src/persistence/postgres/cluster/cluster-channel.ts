@@ -55,6 +55,7 @@ export class ClusterChannel {
   private sendTail: Promise<unknown> = Promise.resolve();
   private receiveTail: Promise<unknown> = Promise.resolve();
   private readonly handlers: Handler[] = [];
+  private readonly reconnectListeners: Array<() => void> = [];
   private closed = false;
   /** null while the connection is lost and a new one is being taken. */
   private client: PoolClient | null = null;
@@ -136,6 +137,7 @@ export class ClusterChannel {
           return;
         }
         this.attach(client);
+        for (const listener of this.reconnectListeners) listener();
         return;
       } catch {
         // The database is still away: try again later (the loss itself was reported).
@@ -151,6 +153,11 @@ export class ClusterChannel {
 
   onMessage(handler: Handler): void {
     this.handlers.push(handler);
+  }
+
+  /** Called each time a lost connection has been replaced (LISTENing again); not for the first. */
+  onReconnected(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   /** Queues `message` (without `from`) behind every earlier send. */

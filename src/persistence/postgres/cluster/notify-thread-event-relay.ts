@@ -1,9 +1,11 @@
 /**
  * ThreadEventRelay over the cluster channel (postgres.md §2 live fan-out). Each event carries a
  * per-thread sequence number of its sender; a receiver that sees a number skipped (a NOTIFY lost,
- * e.g. while its connection was re-established) first re-reads the thread's item states from the
- * store and delivers them (clients upsert by itemId; a lost delta is covered by the item state),
- * then the event.
+ * e.g. while its connection was re-established) first re-reads from the store the item states of
+ * the thread's running turn and of the turns it saw start and not end, and delivers them (clients
+ * upsert by itemId; a lost delta is covered by the item state), then the event. A turn's last
+ * events have no next one to show them lost: after a reconnect (this instance's, or the sender's,
+ * announced on the channel) RemoteTurnEnds restores them.
  */
 import type { AppItem } from '../../../core/model/types';
 import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
@@ -14,8 +16,11 @@ import type {
 } from '../../../core/events/thread-event-relay';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+import { RemoteTurnEnds } from './remote-turn-ends';
 
 const EVENT_KIND = 'threadEvent';
+/** Sent by an instance whose connection was replaced: its sends in between may have been lost. */
+const RECONNECTED_KIND = 'threadEventsReconnected';
 
 interface EventMessage extends ClusterMessage {
   threadId: string;
@@ -37,6 +42,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   private readonly received = new Map<string, number>();
   private readonly listeners: Array<(event: RelayedThreadEvent) => void> = [];
   private repairs: Promise<void> = Promise.resolve();
+  private readonly turnEnds: RemoteTurnEnds;
   /** Gaps detected (diagnostics, tests). */
   gaps = 0;
 
@@ -44,8 +50,14 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     private readonly channel: ClusterChannel,
     private readonly store: ThreadStore,
   ) {
+    this.turnEnds = new RemoteTurnEnds(store);
     channel.onMessage((message) => {
       if (isEventMessage(message)) this.receive(message);
+      else if (message.kind === RECONNECTED_KIND) this.restoreTurnEnds(message.from);
+    });
+    channel.onReconnected(() => {
+      this.restoreTurnEnds();
+      this.channel.send({ kind: RECONNECTED_KIND }).catch(() => undefined);
     });
   }
 
@@ -84,27 +96,47 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       ...(message.detail !== undefined ? { detail: message.detail } : {}),
       mark: { origin: message.from, seq: message.seq },
     };
+    if (!this.turnEnds.observe(message.from, event)) return;
     if (last === undefined || message.seq === last + 1) {
       // Behind a repair still reading the store, so the thread's order holds.
       this.repairs = this.repairs.then(() => this.deliver(event)).catch(() => undefined);
       return;
     }
     this.gaps += 1;
+    // The turns whose items may have changed unseen: those still open here, and the one this event
+    // is about (a turn/completed has just closed it).
+    const turnIds = new Set(this.turnEnds.openTurnIds(message.threadId));
+    const { turnId } = message.params as { turnId?: unknown };
+    if (typeof turnId === 'string') turnIds.add(turnId);
     this.repairs = this.repairs
-      .then(() => this.repair(message.threadId))
+      .then(() => this.repair(message.threadId, turnIds))
       .catch(() => undefined)
       .then(() => this.deliver(event))
       .catch(() => undefined);
   }
 
-  /** The stored state of every item of the thread's running turn, as item/started or item/completed. */
-  private async repair(threadId: string): Promise<void> {
+  /** Open turns of `origin` (of every instance when undefined), behind the repairs under way. */
+  private restoreTurnEnds(origin?: string): void {
+    for (const threadId of this.turnEnds.threadsWithOpenTurns(origin)) {
+      this.repairs = this.repairs
+        .then(async () => {
+          for (const event of await this.turnEnds.restore(threadId)) this.deliver(event);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /**
+   * The stored state of every item of the thread's running turn and of `turnIds`, as item/started
+   * or item/completed.
+   */
+  private async repair(threadId: string, turnIds: ReadonlySet<string>): Promise<void> {
     const snapshot = await this.store.readThread(threadId);
-    const running = snapshot?.turns.find((turn) => turn.status === 'running');
-    if (snapshot === null || running === undefined) return;
+    if (snapshot === null) return;
+    const running = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
     for (const version of snapshot.items.versions) {
       const item: AppItem = version.item;
-      if (item.turnId !== running.turnId) continue;
+      if (item.turnId !== running && !turnIds.has(item.turnId)) continue;
       this.deliver({
         threadId,
         name: item.status === 'inProgress' ? 'item/started' : 'item/completed',

@@ -30,6 +30,23 @@ class ChannelStandIn {
   deliver(message: ClusterMessage): void {
     this.handler?.(message);
   }
+
+  private reconnected: (() => void) | undefined;
+
+  onReconnected(listener: () => void): void {
+    this.reconnected = listener;
+  }
+
+  /** As after the LISTEN connection was replaced. */
+  reconnect(): void {
+    this.reconnected?.();
+  }
+}
+
+/** Waits (bounded) until `received` holds `count` events; the relay reads the store on a thread pool. */
+async function untilReceived(received: unknown[], count: number): Promise<void> {
+  for (const deadline = Date.now() + 5_000; received.length < count && Date.now() < deadline;)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('NotifyThreadEventRelay', () => {
@@ -109,9 +126,8 @@ describe('NotifyThreadEventRelay', () => {
       channel.deliver(event(5, 'item/agentMessage/delta'));
       // Our own echo is never delivered by the channel; another sender's numbering is its own.
       channel.deliver({ ...event(1, 'error/warning'), from: 'instance_c' });
-      // The repair reads the store on sqlite3's thread pool first; all six arrive behind it.
-      for (const deadline = Date.now() + 5_000; received.length < 6 && Date.now() < deadline;)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      // The repair reads the store first; all six arrive behind it.
+      await untilReceived(received, 6);
 
       expect(
         received.map((e) => [e.name, (e.params as { itemId?: string; seq?: number }).itemId ?? e.params]),
@@ -127,5 +143,133 @@ describe('NotifyThreadEventRelay', () => {
     } finally {
       await store.close();
     }
+  });
+
+  describe("a turn's last events lost while a connection was replaced", () => {
+    const STORED_RESULT = {
+      finalOutput: 'all done',
+      completionReason: 'completed',
+      tokenUsage: { inputTokens: 3, outputTokens: 4, cachedInputTokens: 0, totalTokens: 7 },
+    };
+
+    /** A thread whose turn started on instance_a and then ended in the store. */
+    async function endedTurn(store: Awaited<ReturnType<typeof driver.open>>): Promise<void> {
+      await store.threads.create({ threadId: 'thread_e', agentKey: 'a', cwd: null, metadata: {}, now: 1 });
+      await store.beginTurn({
+        turnId: 'turn_e',
+        threadId: 'thread_e',
+        runId: 'run_e',
+        input: [],
+        startedAt: 2,
+      });
+      await store.finishTurn({
+        threadId: 'thread_e',
+        turnId: 'turn_e',
+        completion: { status: 'completed', completedAt: 9, result: STORED_RESULT },
+        items: [version(agentMessage('item_e', 'thread_e', 'turn_e', 'all done', 'completed', 9), 1, 2)],
+        messages: [],
+        now: 9,
+      });
+    }
+
+    const fromA = (seq: number, name: string, params: object): ClusterMessage =>
+      ({
+        from: 'instance_a',
+        kind: 'threadEvent',
+        threadId: 'thread_e',
+        seq,
+        name,
+        params,
+      }) as ClusterMessage;
+
+    it.each([
+      ['this instance reconnects', (channel: ChannelStandIn) => channel.reconnect()],
+      [
+        'the sender says it reconnected',
+        (channel: ChannelStandIn) => channel.deliver({ from: 'instance_a', kind: 'threadEventsReconnected' }),
+      ],
+    ])(
+      'when %s: the final item states, idle and turn/completed from the store, once',
+      async (_when, reconnect) => {
+        const store = await driver.open(await driver.newLocation());
+        try {
+          await endedTurn(store);
+          const channel = new ChannelStandIn();
+          const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
+          const received: RelayedThreadEvent[] = [];
+          relay.onRemoteEvent((event) => received.push(event));
+          channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+          reconnect(channel);
+          await untilReceived(received, 4);
+          expect(received.slice(1).map((e) => [e.name, e.params])).toEqual([
+            ['item/completed', expect.objectContaining({ itemId: 'item_e', status: 'completed' })],
+            ['thread/status/changed', { threadId: 'thread_e', status: 'idle' }],
+            [
+              'turn/completed',
+              {
+                threadId: 'thread_e',
+                turnId: 'turn_e',
+                runId: 'run_e',
+                status: 'completed',
+                ...STORED_RESULT,
+              },
+            ],
+          ]);
+          // The sender's own end, if it still comes, repeats what was delivered: dropped. An item
+          // state (an upsert) goes through, behind the stored states its sequence gap brings.
+          channel.deliver(
+            fromA(6, 'item/completed', { threadId: 'thread_e', turnId: 'turn_e', itemId: 'item_e' }),
+          );
+          channel.deliver(fromA(7, 'thread/status/changed', { threadId: 'thread_e', status: 'idle' }));
+          channel.deliver(fromA(8, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+          // A second reconnect finds no open turn.
+          reconnect(channel);
+          channel.deliver(fromA(9, 'error/warning', { threadId: 'thread_e' }));
+          await untilReceived(received, 7);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(received.slice(4).map((e) => e.name)).toEqual([
+            'item/completed',
+            'item/completed',
+            'error/warning',
+          ]);
+        } finally {
+          await store.close();
+        }
+      },
+    );
+
+    it('a turn whose end arrived, or that still runs, gets no end from a reconnect', async () => {
+      const store = await driver.open(await driver.newLocation());
+      try {
+        await endedTurn(store);
+        await store.beginTurn({
+          turnId: 'turn_r',
+          threadId: 'thread_e',
+          runId: 'run_r',
+          input: [],
+          startedAt: 10,
+        });
+        const channel = new ChannelStandIn();
+        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
+        const received: RelayedThreadEvent[] = [];
+        relay.onRemoteEvent((event) => received.push(event));
+        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(fromA(2, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(fromA(3, 'turn/started', { threadId: 'thread_e', turnId: 'turn_r' }));
+        channel.reconnect();
+        channel.deliver(fromA(4, 'error/warning', { threadId: 'thread_e' }));
+        await untilReceived(received, 4);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // The running turn's item states may be re-sent (upserts); no turn end is made up.
+        expect(received.map((e) => e.name).filter((name) => !name.startsWith('item/'))).toEqual([
+          'turn/started',
+          'turn/completed',
+          'turn/started',
+          'error/warning',
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
   });
 });
