@@ -303,6 +303,11 @@ describe('an instance declared lost that comes back (postgres.md §2)', () => {
       // thread/status/changed(idle) while B's turn ran.
       expect(afterResume.filter((m) => m.method === 'turn/completed')).toEqual([]);
       expect(afterResume.filter((m) => m.method === 'thread/status/changed')).toEqual([]);
+      // Nor any delta of it: what A read from its model while paused (processed at once on resume)
+      // waits for A's first heartbeat, which finds A declared lost.
+      expect(
+        afterResume.filter((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).turnId === turnId),
+      ).toEqual([]);
       const read = await b.call<{ thread: { status: string }; turns: Array<Record<string, unknown>> }>(
         'thread/read',
         { threadId, limit: 1 },

@@ -18,6 +18,7 @@ import type { Message } from '../../runtime/messages';
 import { ApprovalRouter } from '../approvals/approval-router';
 import type { ItemVersion } from '../store/records';
 import { EventBatches } from './event-batches';
+import { INSTANCE_LEASE, type InstanceLease } from './instance-lease';
 import { coalesceItemVersions } from '../store/item-write-batch';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { causeMessage } from '../../runtime/cause-message';
@@ -40,6 +41,7 @@ export class TurnForwarder {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
+    @Inject(INSTANCE_LEASE) private readonly lease: InstanceLease,
   ) {}
 
   /**
@@ -134,12 +136,17 @@ export class TurnForwarder {
     await this.applyEffects(turn, effects);
   }
 
-  /** Writes the item states, then sends the notifications that follow them. */
+  /**
+   * Writes the item states, then sends the notifications that follow them; first, when this
+   * instance may have been declared lost meanwhile, waits until it knows (instance-lease.ts).
+   */
   private async flush(
     turn: RunningTurn,
     versions: readonly ItemVersion[],
     notifications: readonly ProjectedNotification[],
   ): Promise<void> {
+    const check = this.lease.check();
+    if (check !== null) await check;
     if (turn.abandoned) return;
     if (versions.length > 0) await this.persistItems(turn, coalesceItemVersions(versions));
     for (const notification of notifications) {

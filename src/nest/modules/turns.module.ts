@@ -10,6 +10,7 @@ import { TurnForwarder } from '../../core/turns/turn-forwarder';
 import { TurnLauncher } from '../../core/turns/turn-launcher';
 import { TurnShutdown } from '../../core/turns/turn-shutdown';
 import { LostTurnAbandonment } from '../../core/turns/lost-turn-abandonment';
+import { INSTANCE_LEASE, UNSHARED_INSTANCE_LEASE, type InstanceLease } from '../../core/turns/instance-lease';
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
 import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
 import { causeMessage } from '../../runtime/cause-message';
@@ -25,7 +26,7 @@ export class DeclaredLostInstance {
     @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
     @Inject(LostTurnAbandonment) abandonment: LostTurnAbandonment,
   ) {
-    cluster?.heartbeat.onDeclaredLost(() => {
+    cluster?.heartbeat.onDeclaredLost(() =>
       abandonment.abandonRecovered(INSTANCE_LOST_ERROR).then(
         (turnIds) => {
           if (turnIds.length > 0)
@@ -33,9 +34,11 @@ export class DeclaredLostInstance {
               `[cluster] another instance declared this one lost and ended its turns; stopped here: ${turnIds.join(', ')}\n`,
             );
         },
-        (error: unknown) => process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
-      );
-    });
+        (error: unknown) => {
+          process.stderr.write(`[cluster] ${causeMessage(error)}\n`);
+        },
+      ),
+    );
   }
 }
 
@@ -56,6 +59,12 @@ export class DeclaredLostInstance {
         approvalPolicy,
         approvalTimeoutMs,
       }),
+    },
+    {
+      provide: INSTANCE_LEASE,
+      inject: [POSTGRES_CLUSTER],
+      useFactory: (cluster: PostgresCluster | null): InstanceLease =>
+        cluster?.heartbeat ?? UNSHARED_INSTANCE_LEASE,
     },
     FollowUpQueue,
     ThreadChangeCounters,

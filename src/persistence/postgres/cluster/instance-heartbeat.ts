@@ -6,21 +6,31 @@
 import { hostname } from 'node:os';
 import type { RecoveredTurn } from '../../typeorm/restart-recovery';
 import type { TypeOrmAppServerStore } from '../../typeorm/app-server-store';
+import type { InstanceLease } from '../../../core/turns/instance-lease';
 import { ClusterConnectionLost, type ClusterChannel } from './cluster-channel';
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 export const INSTANCE_LOST_AFTER_MS = 15_000;
 export const INSTANCE_LOST_ERROR = 'server instance lost';
+/**
+ * How long after its last confirmed heartbeat this instance acts for its turns without checking
+ * again (InstanceLease): well under the 15 s after which others may declare it lost.
+ */
+export const LEASE_MS = 10_000;
 /** Large cluster payloads are read within moments; a minute is ample. */
 const PAYLOAD_RETENTION_MS = 60_000;
 
-export class InstanceHeartbeat {
+export class InstanceHeartbeat implements InstanceLease {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private readonly listeners: Array<(turns: RecoveredTurn[]) => void> = [];
-  private readonly lostListeners: Array<() => void> = [];
+  private readonly lostListeners: Array<() => Promise<void> | void> = [];
   /** Beats that still tell the lost listeners after this instance found its row gone. */
   private lostChecksLeft = 0;
+  /** When the last beat that found this instance's row (or wrote it) started. */
+  private confirmedAt = 0;
+  /** Callers of check() waiting for the next beat. */
+  private checking: Array<() => void> = [];
 
   constructor(
     private readonly channel: ClusterChannel,
@@ -34,7 +44,9 @@ export class InstanceHeartbeat {
 
   /** Writes this instance's row, then beats every 2 s. */
   async start(): Promise<void> {
-    await this.register(Date.now());
+    const now = Date.now();
+    await this.register(now);
+    this.confirmedAt = now;
     this.timer = setInterval(() => {
       this.beating = this.beating
         .then(() => this.beat())
@@ -56,8 +68,18 @@ export class InstanceHeartbeat {
    * the next beat: the survivor deletes the row first and recovers the turns in a transaction of
    * its own right after, which this beat may have come between.
    */
-  onDeclaredLost(listener: () => void): void {
+  onDeclaredLost(listener: () => Promise<void> | void): void {
     this.lostListeners.push(listener);
+  }
+
+  /**
+   * InstanceLease: after LEASE_MS without a confirmed beat (this process was paused, or the
+   * database unreachable) another instance may have declared this one lost; callers wait for the
+   * next beat, which stops the turns it recovered first.
+   */
+  check(): Promise<void> | null {
+    if (Date.now() - this.confirmedAt < LEASE_MS || this.timer === undefined) return null;
+    return new Promise((resolve) => this.checking.push(resolve));
   }
 
   private async register(now: number): Promise<void> {
@@ -71,6 +93,7 @@ export class InstanceHeartbeat {
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    this.releaseChecks();
     await this.beating;
     await this.channel
       .query(`DELETE FROM "instances" WHERE "instance_id" = $1`, [this.instanceId])
@@ -89,12 +112,19 @@ export class InstanceHeartbeat {
     }
     if (this.lostChecksLeft > 0) {
       this.lostChecksLeft -= 1;
-      for (const listener of this.lostListeners) listener();
+      await Promise.all(this.lostListeners.map((listener) => listener()));
     }
+    this.confirmedAt = now;
+    // A beat sent before a pause answers only after it: it confirms nothing about now.
+    if (Date.now() - now < LEASE_MS) this.releaseChecks();
     // Right after this instance (re)connected, the others may still be reconnecting themselves (a
     // database restart): silence is only counted once this instance has watched for the full period.
     if (now - this.channel.connectedAt >= INSTANCE_LOST_AFTER_MS) await this.recoverLostInstances(now);
     await this.channel.prunePayloads(PAYLOAD_RETENTION_MS);
+  }
+
+  private releaseChecks(): void {
+    for (const resolve of this.checking.splice(0)) resolve();
   }
 
   /** Deletes the rows of instances silent for 15 s (one DELETE wins) and recovers their turns. */
