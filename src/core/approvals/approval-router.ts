@@ -16,6 +16,7 @@ import type { ApprovalRequestParams, ApprovalResolvedParams } from '../model/typ
 import { THREAD_EVENT_BUS, type ThreadEventBus } from '../events/thread-event-bus';
 import { APPROVAL_CHANNEL, type ApprovalChannel, type OwnerAnswer } from './approval-channel';
 import { ServerLifecycle } from '../lifecycle/server-lifecycle';
+import { INSTANCE_LEASE, type InstanceLease } from '../lifecycle/instance-lease';
 import { approvalResolvedFromEvent, approvalResolvedParams } from './approval-projection';
 import {
   APPROVAL_REASONS,
@@ -36,6 +37,8 @@ export interface ApprovalTurn {
   /** The server's approval timer for this turn. */
   readonly approvalTimeoutMs: number;
   readonly handle: Pick<RunHandle, 'approve'>;
+  /** Stopped here because another instance ended it (postgres.md §2): nothing more is sent for it. */
+  readonly abandoned?: boolean;
 }
 
 /** `approval/resolve` params as validated by the dispatcher. */
@@ -72,6 +75,7 @@ export class ApprovalRouter {
     @Inject(APPROVAL_CHANNEL) private readonly channel: ApprovalChannel,
     @Inject(ServerLifecycle) private readonly lifecycle: ServerLifecycle,
     @Inject(THREAD_EVENT_BUS) private readonly events: ThreadEventBus,
+    @Inject(INSTANCE_LEASE) private readonly lease: InstanceLease,
   ) {}
 
   /**
@@ -179,16 +183,13 @@ export class ApprovalRouter {
   async beforeResolvedEvent(turn: ApprovalTurn, event: RunEventOf<'approval_resolved'>): Promise<void> {
     const entry = this.pending.get(event.request_id);
     if (entry === undefined) {
-      await this.broadcast(turn.threadId, approvalResolvedFromEvent(turn.threadId, turn.turnId, event));
+      await this.broadcast(turn, approvalResolvedFromEvent(turn.threadId, turn.turnId, event));
       return;
     }
     if (entry.announced === null) {
       this.stop(entry);
       if (event.action === 'allow_session') this.grants.grant(turn.threadId, event.tool_name);
-      entry.announced = this.broadcast(
-        turn.threadId,
-        approvalResolvedFromEvent(turn.threadId, turn.turnId, event),
-      );
+      entry.announced = this.broadcast(turn, approvalResolvedFromEvent(turn.threadId, turn.turnId, event));
     }
     await entry.announced;
     this.pending.delete(event.request_id);
@@ -256,14 +257,14 @@ export class ApprovalRouter {
       decision,
     );
     if (mode === 'now') {
-      entry.announced = this.broadcast(turn.threadId, resolved);
+      entry.announced = this.broadcast(turn, resolved);
       return null;
     }
     let markAnnounced!: () => void;
     entry.announced = new Promise<void>((resolve) => {
       markAnnounced = resolve;
     });
-    return () => this.broadcast(turn.threadId, resolved).finally(markAnnounced);
+    return () => this.broadcast(turn, resolved).finally(markAnnounced);
   }
 
   /** Stops the timer and withdraws the server request (a later client answer is ignored). */
@@ -273,8 +274,16 @@ export class ApprovalRouter {
     if (entry.sentTo !== null) this.channel.withdraw(entry.sentTo, entry.params.requestId);
   }
 
-  private broadcast(threadId: string, params: ApprovalResolvedParams): Promise<void> {
-    return this.events.broadcast(threadId, 'approval/resolved', params).catch((error: unknown) => {
+  /**
+   * Sent as the turn's other notifications are: not while this instance may have been declared
+   * lost (instance-lease.ts) — a timer or a request that fired right after a pause waits for the
+   * heartbeat — and not at all for a turn stopped because of it.
+   */
+  private async broadcast(turn: ApprovalTurn, params: ApprovalResolvedParams): Promise<void> {
+    const check = this.lease.check();
+    if (check !== null) await check;
+    if (turn.abandoned === true) return;
+    await this.events.broadcast(turn.threadId, 'approval/resolved', params).catch((error: unknown) => {
       this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
     });
   }

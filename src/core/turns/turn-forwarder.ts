@@ -18,7 +18,7 @@ import type { Message } from '../../runtime/messages';
 import { ApprovalRouter } from '../approvals/approval-router';
 import type { ItemVersion } from '../store/records';
 import { EventBatches } from './event-batches';
-import { INSTANCE_LEASE, type InstanceLease } from './instance-lease';
+import { INSTANCE_LEASE, type InstanceLease } from '../lifecycle/instance-lease';
 import { coalesceItemVersions } from '../store/item-write-batch';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { causeMessage } from '../../runtime/cause-message';

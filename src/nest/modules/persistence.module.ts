@@ -5,6 +5,11 @@
  * global module (AppServerModule.forRoot).
  */
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  INSTANCE_LEASE,
+  UNSHARED_INSTANCE_LEASE,
+  type InstanceLease,
+} from '../../core/lifecycle/instance-lease';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
 import { TypeOrmAppServerStore } from '../../persistence/typeorm/app-server-store';
 import { openAppServerStore } from '../../persistence/open-app-server-store';
@@ -69,6 +74,12 @@ export class StoreShutdown implements OnApplicationShutdown {
       inject: [POSTGRES_CLUSTER],
     },
     {
+      provide: INSTANCE_LEASE,
+      useFactory: (cluster: PostgresCluster | null): InstanceLease =>
+        cluster?.heartbeat ?? UNSHARED_INSTANCE_LEASE,
+      inject: [POSTGRES_CLUSTER],
+    },
+    {
       provide: REMOTE_APPROVALS,
       useFactory: (cluster: PostgresCluster | null) => cluster?.approvals ?? null,
       inject: [POSTGRES_CLUSTER],
@@ -83,6 +94,7 @@ export class StoreShutdown implements OnApplicationShutdown {
   ],
   exports: [
     POSTGRES_CLUSTER,
+    INSTANCE_LEASE,
     TURN_CONTROL_FORWARDER,
     REMOTE_APPROVALS,
     TypeOrmAppServerStore,

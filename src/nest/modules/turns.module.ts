@@ -10,10 +10,8 @@ import { TurnForwarder } from '../../core/turns/turn-forwarder';
 import { TurnLauncher } from '../../core/turns/turn-launcher';
 import { TurnShutdown } from '../../core/turns/turn-shutdown';
 import { LostTurnAbandonment } from '../../core/turns/lost-turn-abandonment';
-import { INSTANCE_LEASE, UNSHARED_INSTANCE_LEASE, type InstanceLease } from '../../core/turns/instance-lease';
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
 import { INSTANCE_LOST_ERROR } from '../../persistence/postgres/cluster/instance-heartbeat';
-import { causeMessage } from '../../runtime/cause-message';
 import { TurnsHandlers } from '../../protocols/app-server-v1/handlers/turns.handlers';
 import { TurnsService } from '../../core/turns/turns.service';
 import { TURN_DEFAULTS, type TurnDefaults } from '../../core/turns/turn-defaults';
@@ -26,19 +24,14 @@ export class DeclaredLostInstance {
     @Inject(POSTGRES_CLUSTER) cluster: PostgresCluster | null,
     @Inject(LostTurnAbandonment) abandonment: LostTurnAbandonment,
   ) {
-    cluster?.heartbeat.onDeclaredLost(() =>
-      abandonment.abandonRecovered(INSTANCE_LOST_ERROR).then(
-        (turnIds) => {
-          if (turnIds.length > 0)
-            process.stderr.write(
-              `[cluster] another instance declared this one lost and ended its turns; stopped here: ${turnIds.join(', ')}\n`,
-            );
-        },
-        (error: unknown) => {
-          process.stderr.write(`[cluster] ${causeMessage(error)}\n`);
-        },
-      ),
-    );
+    // A failure is the heartbeat's to report; it checks again at its next beat.
+    cluster?.heartbeat.onDeclaredLost(async () => {
+      const turnIds = await abandonment.abandonRecovered(INSTANCE_LOST_ERROR);
+      if (turnIds.length > 0)
+        process.stderr.write(
+          `[cluster] another instance declared this one lost and ended its turns; stopped here: ${turnIds.join(', ')}\n`,
+        );
+    });
   }
 }
 
@@ -59,12 +52,6 @@ export class DeclaredLostInstance {
         approvalPolicy,
         approvalTimeoutMs,
       }),
-    },
-    {
-      provide: INSTANCE_LEASE,
-      inject: [POSTGRES_CLUSTER],
-      useFactory: (cluster: PostgresCluster | null): InstanceLease =>
-        cluster?.heartbeat ?? UNSHARED_INSTANCE_LEASE,
     },
     FollowUpQueue,
     ThreadChangeCounters,

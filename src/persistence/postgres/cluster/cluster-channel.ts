@@ -14,6 +14,8 @@ import type { DataSource } from 'typeorm';
 
 export const CLUSTER_CHANNEL = 'vv_app_server';
 export const MAX_INLINE_PAYLOAD_BYTES = 7_000;
+/** The cluster connection's `application_name`, followed by the process id. */
+export const CLUSTER_APPLICATION_NAME = 'vv-agent-app-server cluster';
 
 export interface ClusterMessage {
   /** Sender instance id. */
@@ -85,6 +87,8 @@ export class ClusterChannel {
   private async listeningClient(): Promise<PoolClient> {
     const client = await this.pool.connect();
     try {
+      // Which backend is which process's LISTEN connection, for whoever looks at pg_stat_activity.
+      await client.query(`SET application_name TO '${CLUSTER_APPLICATION_NAME} ${process.pid}'`);
       await client.query(`LISTEN ${CLUSTER_CHANNEL}`);
       return client;
     } catch (error) {

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import type { RecoveredTurn } from '../../typeorm/restart-recovery';
 import type { TypeOrmAppServerStore } from '../../typeorm/app-server-store';
-import type { InstanceLease } from '../../../core/turns/instance-lease';
+import type { InstanceLease } from '../../../core/lifecycle/instance-lease';
 import { ClusterConnectionLost, type ClusterChannel } from './cluster-channel';
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -75,10 +75,12 @@ export class InstanceHeartbeat implements InstanceLease {
   /**
    * InstanceLease: after LEASE_MS without a confirmed beat (this process was paused, or the
    * database unreachable) another instance may have declared this one lost; callers wait for the
-   * next beat, which stops the turns it recovered first.
+   * next beat, which stops the turns it recovered first. After a beat that found the row gone they
+   * wait for the check at the following beat as well.
    */
   check(): Promise<void> | null {
-    if (Date.now() - this.confirmedAt < LEASE_MS || this.timer === undefined) return null;
+    if (this.timer === undefined) return null;
+    if (Date.now() - this.confirmedAt < LEASE_MS && this.lostChecksLeft === 0) return null;
     return new Promise((resolve) => this.checking.push(resolve));
   }
 
@@ -111,12 +113,14 @@ export class InstanceHeartbeat implements InstanceLease {
       this.lostChecksLeft = 2;
     }
     if (this.lostChecksLeft > 0) {
-      this.lostChecksLeft -= 1;
+      // A listener that failed (the store unreachable) has stopped nothing: checked again next beat.
       await Promise.all(this.lostListeners.map((listener) => listener()));
+      this.lostChecksLeft -= 1;
     }
     this.confirmedAt = now;
-    // A beat sent before a pause answers only after it: it confirms nothing about now.
-    if (Date.now() - now < LEASE_MS) this.releaseChecks();
+    // Held until the last check after a loss: the survivor recovers the turns just after deleting
+    // the row. And a beat sent before a pause answers only after it: it confirms nothing about now.
+    if (this.lostChecksLeft === 0 && Date.now() - now < LEASE_MS) this.releaseChecks();
     // Right after this instance (re)connected, the others may still be reconnecting themselves (a
     // database restart): silence is only counted once this instance has watched for the full period.
     if (now - this.channel.connectedAt >= INSTANCE_LOST_AFTER_MS) await this.recoverLostInstances(now);

@@ -64,6 +64,8 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   publish(event: RelayedThreadEvent): void {
     const seq = (this.sent.get(event.threadId) ?? 0) + 1;
     this.sent.set(event.threadId, seq);
+    // In order with what this instance received before.
+    this.enqueue(() => Promise.resolve(this.turnEnds.observeOwn(event)));
     // A failed send was reported by the channel; receivers repair the gap it leaves.
     this.channel
       .send({
@@ -96,43 +98,43 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       ...(message.detail !== undefined ? { detail: message.detail } : {}),
       mark: { origin: message.from, seq: message.seq },
     };
-    if (!this.turnEnds.observe(message.from, event)) return;
-    if (last === undefined || message.seq === last + 1) {
-      // Behind a repair still reading the store, so the thread's order holds.
-      this.repairs = this.repairs.then(() => this.deliver(event)).catch(() => undefined);
-      return;
-    }
-    this.gaps += 1;
-    // The turns whose items may have changed unseen: those still open here, and the one this event
-    // is about (a turn/completed has just closed it).
-    const turnIds = new Set(this.turnEnds.openTurnIds(message.threadId));
-    const { turnId } = message.params as { turnId?: unknown };
-    if (typeof turnId === 'string') turnIds.add(turnId);
-    this.repairs = this.repairs
-      .then(() => this.repair(message.threadId, turnIds))
-      .catch(() => undefined)
-      .then(() => this.deliver(event))
-      .catch(() => undefined);
+    const gap = last !== undefined && message.seq !== last + 1;
+    if (gap) this.gaps += 1;
+    // Behind the repairs and restores still reading the store, so the thread's order holds; what
+    // the event means for its turn is taken there too, in delivery order.
+    this.enqueue(async () => {
+      if (gap) await this.repair(message.threadId).catch(() => undefined);
+      if (this.turnEnds.observe(message.from, event)) this.deliver(event);
+    });
   }
 
-  /** Open turns of `origin` (of every instance when undefined), behind the repairs under way. */
+  /** The open turns of `origin` (of every instance when undefined), in delivery order. */
   private restoreTurnEnds(origin?: string): void {
-    for (const threadId of this.turnEnds.threadsWithOpenTurns(origin)) {
-      this.repairs = this.repairs
-        .then(async () => {
-          for (const event of await this.turnEnds.restore(threadId)) this.deliver(event);
-        })
-        .catch(() => undefined);
-    }
+    this.enqueue(async () => {
+      for (const threadId of this.turnEnds.threadsWithOpenTurns(origin)) {
+        const events = await this.turnEnds.restore(threadId).catch(() => []);
+        for (const event of events) this.deliver(event);
+        const ended = events.filter((event) => event.name === 'turn/completed').length;
+        if (ended > 0)
+          process.stderr.write(
+            `[cluster] ${ended} turn end(s) of thread ${threadId} missed while reconnecting, delivered from the store\n`,
+          );
+      }
+    });
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.repairs = this.repairs.then(step).catch(() => undefined);
   }
 
   /**
-   * The stored state of every item of the thread's running turn and of `turnIds`, as item/started
-   * or item/completed.
+   * The stored state of every item of the thread's running turn and of the turns seen starting
+   * here and not yet ending, as item/started or item/completed.
    */
-  private async repair(threadId: string, turnIds: ReadonlySet<string>): Promise<void> {
+  private async repair(threadId: string): Promise<void> {
     const snapshot = await this.store.readThread(threadId);
     if (snapshot === null) return;
+    const turnIds = new Set(this.turnEnds.openTurnIds(threadId));
     const running = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
     for (const version of snapshot.items.versions) {
       const item: AppItem = version.item;

@@ -5,8 +5,9 @@
  * connection was replaced — this instance's own, or the sender's, which says so once it is back —
  * the open turns' final item states and, for those that ended meanwhile, their ends are read back
  * from the store and delivered as the sender sent them: `thread/status/changed(idle)` (unless
- * archived) and `turn/completed` with the stored result. If the sender's own end still arrives
- * after that, it is dropped, so a subscriber gets each once.
+ * archived, and only if no later turn started) and `turn/completed` with the stored result. If
+ * the sender's own copies still arrive after that, they are dropped, so a subscriber gets each
+ * once and nothing of a turn after its turn/completed.
  */
 import type { AppItem } from '../../../core/model/types';
 import type { RelayedThreadEvent } from '../../../core/events/thread-event-relay';
@@ -16,39 +17,61 @@ import { emptyProtocolTokenUsage } from '../../../runtime/usage/usage-ledger';
 export class RemoteTurnEnds {
   /** threadId → turnId → the instance running it. */
   private readonly open = new Map<string, Map<string, string>>();
-  /** threadId → turns whose end was delivered from the store. */
-  private readonly restored = new Map<string, Set<string>>();
-  /** Threads whose restored end's `thread/status/changed(idle)` may still come from the sender. */
-  private readonly idleMayFollow = new Set<string>();
+  /** threadId → turnId → its instance, for turns whose end was delivered from the store. */
+  private readonly restored = new Map<string, Map<string, string>>();
+  /** threadId → the instance whose `thread/status/changed(idle)` was delivered from the store. */
+  private readonly idleRestored = new Map<string, string>();
 
   constructor(private readonly store: ThreadStore) {}
 
-  /** Notes a received event; false when it repeats an end already delivered from the store. */
+  /**
+   * Notes an event received from `origin`, in delivery order; false when it repeats what was
+   * delivered from the store (the restored turn's end, its idle, or any later event of that turn).
+   */
   observe(origin: string, event: RelayedThreadEvent): boolean {
     const { threadId } = event;
     const params = event.params as { turnId?: unknown; status?: unknown };
-    if (
-      event.name === 'thread/status/changed' &&
-      params.status === 'idle' &&
-      this.idleMayFollow.has(threadId)
-    ) {
-      this.idleMayFollow.delete(threadId);
+    if (event.name === 'thread/status/changed' && params.status === 'idle') {
+      if (this.idleRestored.get(threadId) !== origin) return true;
+      this.idleRestored.delete(threadId);
       return false;
     }
-    // Item states may come late too (upserts, delivered); a turn's start or end settles the idle.
-    if (event.name === 'turn/started' || event.name === 'turn/completed') this.idleMayFollow.delete(threadId);
     if (typeof params.turnId !== 'string') return true;
+    const restored = this.restored.get(threadId);
+    if (restored?.has(params.turnId) === true) {
+      if (event.name === 'turn/completed') this.forget(this.restored, threadId, params.turnId);
+      return false;
+    }
     if (event.name === 'turn/started') {
-      // The sender's events come in order: an end it had not sent before this start never comes.
-      this.restored.delete(threadId);
+      // One sender's events come in order: a restored end it had not sent before this start
+      // never comes.
+      for (const [turnId, from] of restored ?? [])
+        if (from === origin) this.forget(this.restored, threadId, turnId);
+      if (this.idleRestored.get(threadId) === origin) this.idleRestored.delete(threadId);
       const turns = this.open.get(threadId) ?? new Map<string, string>();
       turns.set(params.turnId, origin);
       this.open.set(threadId, turns);
     } else if (event.name === 'turn/completed') {
-      if (this.restored.get(threadId)?.delete(params.turnId) === true) return false;
-      this.close(threadId, params.turnId);
+      this.forget(this.open, threadId, params.turnId);
     }
     return true;
+  }
+
+  /**
+   * Notes an event this instance produced: a turn it starts on the thread means no other runs there
+   * (one active turn per thread), and a turn end it announces (a recovered instance's turn) is one
+   * the subscribers here have had.
+   */
+  observeOwn(event: RelayedThreadEvent): void {
+    const { threadId } = event;
+    const { turnId } = event.params as { turnId?: unknown };
+    if (event.name === 'turn/started') {
+      this.open.delete(threadId);
+      this.restored.delete(threadId);
+      this.idleRestored.delete(threadId);
+    } else if (event.name === 'turn/completed' && typeof turnId === 'string') {
+      this.forget(this.open, threadId, turnId);
+    }
   }
 
   /** The thread's turns seen starting and not yet ending. */
@@ -66,23 +89,31 @@ export class RemoteTurnEnds {
 
   /** The events that bring a subscriber up to the store's state of the thread's open turns. */
   async restore(threadId: string): Promise<RelayedThreadEvent[]> {
-    const turnIds = this.openTurnIds(threadId);
-    if (turnIds.length === 0) return [];
+    const open = this.open.get(threadId);
+    if (open === undefined) return [];
     const snapshot = await this.store.readThread(threadId);
-    if (snapshot === null) return [];
+    if (snapshot === null) {
+      this.open.delete(threadId);
+      return [];
+    }
     const events: RelayedThreadEvent[] = [];
-    for (const turnId of turnIds) {
+    for (const [turnId, origin] of [...open]) {
+      const turn = snapshot.turns.find((candidate) => candidate.turnId === turnId);
+      if (turn === undefined) {
+        this.forget(this.open, threadId, turnId);
+        continue;
+      }
       for (const version of snapshot.items.versions) {
         const item: AppItem = version.item;
         if (item.turnId !== turnId) continue;
         const name = item.status === 'inProgress' ? 'item/started' : 'item/completed';
         events.push({ threadId, name, params: item });
       }
-      const turn = snapshot.turns.find((candidate) => candidate.turnId === turnId);
-      if (turn === undefined || turn.status === 'running') continue;
-      if (snapshot.thread.archivedAt === null) {
+      if (turn.status === 'running') continue;
+      // Idle only if nothing started on the thread since: a later turn's status is its own.
+      if (snapshot.thread.archivedAt === null && snapshot.turns.at(-1)?.turnId === turnId) {
         events.push({ threadId, name: 'thread/status/changed', params: { threadId, status: 'idle' } });
-        this.idleMayFollow.add(threadId);
+        this.idleRestored.set(threadId, origin);
       }
       // The stored `result` is the params without these four members (turn-completion.ts).
       const params = {
@@ -94,17 +125,17 @@ export class RemoteTurnEnds {
         tokenUsage: turn.result.tokenUsage ?? emptyProtocolTokenUsage(),
       };
       events.push({ threadId, name: 'turn/completed', params });
-      this.close(threadId, turnId);
-      const restored = this.restored.get(threadId) ?? new Set<string>();
-      restored.add(turnId);
+      this.forget(this.open, threadId, turnId);
+      const restored = this.restored.get(threadId) ?? new Map<string, string>();
+      restored.set(turnId, origin);
       this.restored.set(threadId, restored);
     }
     return events;
   }
 
-  private close(threadId: string, turnId: string): void {
-    const turns = this.open.get(threadId);
+  private forget(turnsByThread: Map<string, Map<string, string>>, threadId: string, turnId: string): void {
+    const turns = turnsByThread.get(threadId);
     turns?.delete(turnId);
-    if (turns?.size === 0) this.open.delete(threadId);
+    if (turns?.size === 0) turnsByThread.delete(threadId);
   }
 }

@@ -45,16 +45,16 @@ const settled = async (promise: Promise<void>): Promise<boolean> => {
 describe('InstanceHeartbeat as the instance lease', () => {
   let channel: ChannelStandIn;
   let heartbeat: InstanceHeartbeat;
+  let errors: unknown[];
 
   beforeEach(async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     channel = new ChannelStandIn();
+    errors = [];
     heartbeat = new InstanceHeartbeat(
       channel as unknown as ClusterChannel,
       {} as TypeOrmAppServerStore,
-      (error) => {
-        throw error;
-      },
+      (error) => errors.push(error),
     );
     await heartbeat.start();
   });
@@ -80,19 +80,46 @@ describe('InstanceHeartbeat as the instance lease', () => {
     expect(heartbeat.check()).toBeNull();
   });
 
-  it('a beat that finds the row gone stops the recovered turns before anyone goes on', async () => {
-    const order: string[] = [];
-    heartbeat.onDeclaredLost(async () => {
-      await Promise.resolve();
-      order.push('turns stopped');
+  it('a beat that finds the row gone: held until the recovered turns are stopped, at it and at the next beat', async () => {
+    const stops: Array<() => void> = [];
+    heartbeat.onDeclaredLost(() => new Promise<void>((resolve) => stops.push(resolve)));
+    jest.setSystemTime(Date.now() + 20_000);
+    channel.rowGone = true;
+    const check = heartbeat.check()!;
+    await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS);
+    channel.rowGone = false; // registered again
+    expect(stops).toHaveLength(1);
+    expect(await settled(check)).toBe(false); // the turns are still being stopped
+    stops[0]();
+    // The survivor recovers the turns just after deleting the row: checked once more first.
+    expect(await settled(check)).toBe(false);
+    expect(heartbeat.check()).not.toBeNull();
+    await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS);
+    expect(stops).toHaveLength(2);
+    expect(await settled(check)).toBe(false);
+    stops[1]();
+    expect(await settled(check)).toBe(true);
+    expect(heartbeat.check()).toBeNull();
+  });
+
+  it('a lost-listener that fails stops nothing: still held, checked again at the next beat', async () => {
+    let fail = true;
+    const calls: number[] = [];
+    heartbeat.onDeclaredLost(() => {
+      calls.push(Date.now());
+      return fail ? Promise.reject(new Error('store unreachable')) : Promise.resolve();
     });
     jest.setSystemTime(Date.now() + 20_000);
     channel.rowGone = true;
     const check = heartbeat.check()!;
-    void check.then(() => order.push('check settled'));
     await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS);
-    await settled(check);
-    expect(order).toEqual(['turns stopped', 'check settled']);
+    channel.rowGone = false;
+    expect(errors).toHaveLength(1);
+    expect(await settled(check)).toBe(false);
+    fail = false;
+    await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS * 2);
+    expect(calls).toHaveLength(3);
+    expect(await settled(check)).toBe(true);
   });
 
   it('a beat sent before a pause and answered after it confirms nothing; the next beat does', async () => {

@@ -215,8 +215,8 @@ describe('NotifyThreadEventRelay', () => {
               },
             ],
           ]);
-          // The sender's own end, if it still comes, repeats what was delivered: dropped. An item
-          // state (an upsert) goes through, behind the stored states its sequence gap brings.
+          // The sender's own copies, if they still come, repeat what was delivered: dropped, and so
+          // is any later event of that turn (nothing of a turn after its turn/completed).
           channel.deliver(
             fromA(6, 'item/completed', { threadId: 'thread_e', turnId: 'turn_e', itemId: 'item_e' }),
           );
@@ -225,18 +225,71 @@ describe('NotifyThreadEventRelay', () => {
           // A second reconnect finds no open turn.
           reconnect(channel);
           channel.deliver(fromA(9, 'error/warning', { threadId: 'thread_e' }));
-          await untilReceived(received, 7);
+          await untilReceived(received, 5);
           await new Promise((resolve) => setTimeout(resolve, 100));
-          expect(received.slice(4).map((e) => e.name)).toEqual([
-            'item/completed',
-            'item/completed',
-            'error/warning',
-          ]);
+          expect(received.slice(4).map((e) => e.name)).toEqual(['error/warning']);
         } finally {
           await store.close();
         }
       },
     );
+
+    it('a turn this instance announced the end of (a recovered one) gets no second end', async () => {
+      const store = await driver.open(await driver.newLocation());
+      try {
+        await endedTurn(store);
+        const channel = new ChannelStandIn();
+        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
+        const received: RelayedThreadEvent[] = [];
+        relay.onRemoteEvent((event) => received.push(event));
+        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        relay.publish({
+          threadId: 'thread_e',
+          name: 'turn/completed',
+          params: { threadId: 'thread_e', turnId: 'turn_e' },
+        });
+        channel.reconnect();
+        channel.deliver(fromA(2, 'error/warning', { threadId: 'thread_e' }));
+        await untilReceived(received, 2);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.map((e) => e.name)).toEqual(['turn/started', 'error/warning']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a turn that started behind the reconnect is not ended before it starts', async () => {
+      const store = await driver.open(await driver.newLocation());
+      try {
+        await endedTurn(store);
+        await store.beginTurn({
+          turnId: 'turn_f',
+          threadId: 'thread_e',
+          runId: 'run_f',
+          input: [],
+          startedAt: 10,
+        });
+        const channel = new ChannelStandIn();
+        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
+        const received: RelayedThreadEvent[] = [];
+        relay.onRemoteEvent((event) => received.push(event));
+        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.reconnect();
+        // The follow-up's start arrives while the restore reads the store.
+        channel.deliver(fromA(5, 'turn/started', { threadId: 'thread_e', turnId: 'turn_f' }));
+        await untilReceived(received, 4);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
+          ['turn/started', 'turn_e'],
+          ['item/completed', 'turn_e'],
+          // turn_e is not the thread's last turn: its idle is not restored (turn_f runs).
+          ['turn/completed', 'turn_e'],
+          ['turn/started', 'turn_f'],
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
 
     it('a turn whose end arrived, or that still runs, gets no end from a reconnect', async () => {
       const store = await driver.open(await driver.newLocation());
