@@ -381,22 +381,7 @@ describe('losing the database connections (postgres.md §2)', () => {
     const { threadId } = await a.startThread();
     await b.call('thread/resume', { threadId });
     const finish = gate();
-    const steps: StreamStep[] = [
-      { chunk: chunks.role() },
-      { chunk: chunks.content('before ') },
-      { waitFor: finish.promise },
-      { chunk: chunks.content('after') },
-      {
-        chunk: chunks.toolCall({
-          index: 0,
-          id: 'call_finish',
-          name: 'task_finish',
-          arguments: '{"message":"done"}',
-        }),
-      },
-      { chunk: chunks.finish('tool_calls') },
-    ];
-    sandbox.model.enqueue({ type: 'stream', steps });
+    sandbox.model.enqueue(finishReply('done', { content: ['before '], gate: finish.promise }));
     await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'go' }] });
     const beforeCut = await b.collectUntil(
       (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,

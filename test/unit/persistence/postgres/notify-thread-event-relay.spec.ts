@@ -182,6 +182,35 @@ describe('NotifyThreadEventRelay', () => {
         params,
       }) as ClusterMessage;
 
+    interface RelayOnEndedTurn {
+      channel: ChannelStandIn;
+      relay: NotifyThreadEventRelay;
+      received: RelayedThreadEvent[];
+    }
+
+    /** A relay over a real store holding endedTurn (and `laterTurnId` running after it). */
+    async function onEndedTurn(body: (context: RelayOnEndedTurn) => Promise<void>, laterTurnId?: string) {
+      const store = await driver.open(await driver.newLocation());
+      try {
+        await endedTurn(store);
+        if (laterTurnId !== undefined)
+          await store.beginTurn({
+            turnId: laterTurnId,
+            threadId: 'thread_e',
+            runId: `run_${laterTurnId}`,
+            input: [],
+            startedAt: 10,
+          });
+        const channel = new ChannelStandIn();
+        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
+        const received: RelayedThreadEvent[] = [];
+        relay.onRemoteEvent((event) => received.push(event));
+        await body({ channel, relay, received });
+      } finally {
+        await store.close();
+      }
+    }
+
     it.each([
       ['this instance reconnects', (channel: ChannelStandIn) => channel.reconnect()],
       [
@@ -191,13 +220,7 @@ describe('NotifyThreadEventRelay', () => {
     ])(
       'when %s: the final item states, idle and turn/completed from the store, once',
       async (_when, reconnect) => {
-        const store = await driver.open(await driver.newLocation());
-        try {
-          await endedTurn(store);
-          const channel = new ChannelStandIn();
-          const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
-          const received: RelayedThreadEvent[] = [];
-          relay.onRemoteEvent((event) => received.push(event));
+        await onEndedTurn(async ({ channel, received }) => {
           channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
           reconnect(channel);
           await untilReceived(received, 4);
@@ -228,20 +251,12 @@ describe('NotifyThreadEventRelay', () => {
           await untilReceived(received, 5);
           await new Promise((resolve) => setTimeout(resolve, 100));
           expect(received.slice(4).map((e) => e.name)).toEqual(['error/warning']);
-        } finally {
-          await store.close();
-        }
+        });
       },
     );
 
     it('a turn this instance announced the end of (a recovered one) gets no second end', async () => {
-      const store = await driver.open(await driver.newLocation());
-      try {
-        await endedTurn(store);
-        const channel = new ChannelStandIn();
-        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
-        const received: RelayedThreadEvent[] = [];
-        relay.onRemoteEvent((event) => received.push(event));
+      await onEndedTurn(async ({ channel, relay, received }) => {
         channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
         relay.publish({
           threadId: 'thread_e',
@@ -253,26 +268,11 @@ describe('NotifyThreadEventRelay', () => {
         await untilReceived(received, 2);
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(received.map((e) => e.name)).toEqual(['turn/started', 'error/warning']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('a turn that started behind the reconnect is not ended before it starts', async () => {
-      const store = await driver.open(await driver.newLocation());
-      try {
-        await endedTurn(store);
-        await store.beginTurn({
-          turnId: 'turn_f',
-          threadId: 'thread_e',
-          runId: 'run_f',
-          input: [],
-          startedAt: 10,
-        });
-        const channel = new ChannelStandIn();
-        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
-        const received: RelayedThreadEvent[] = [];
-        relay.onRemoteEvent((event) => received.push(event));
+      await onEndedTurn(async ({ channel, received }) => {
         channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
         channel.reconnect();
         // The follow-up's start arrives while the restore reads the store.
@@ -286,26 +286,11 @@ describe('NotifyThreadEventRelay', () => {
           ['turn/completed', 'turn_e'],
           ['turn/started', 'turn_f'],
         ]);
-      } finally {
-        await store.close();
-      }
+      }, 'turn_f');
     });
 
     it('a turn whose end arrived, or that still runs, gets no end from a reconnect', async () => {
-      const store = await driver.open(await driver.newLocation());
-      try {
-        await endedTurn(store);
-        await store.beginTurn({
-          turnId: 'turn_r',
-          threadId: 'thread_e',
-          runId: 'run_r',
-          input: [],
-          startedAt: 10,
-        });
-        const channel = new ChannelStandIn();
-        const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
-        const received: RelayedThreadEvent[] = [];
-        relay.onRemoteEvent((event) => received.push(event));
+      await onEndedTurn(async ({ channel, received }) => {
         channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
         channel.deliver(fromA(2, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
         channel.deliver(fromA(3, 'turn/started', { threadId: 'thread_e', turnId: 'turn_r' }));
@@ -320,9 +305,7 @@ describe('NotifyThreadEventRelay', () => {
           'turn/started',
           'error/warning',
         ]);
-      } finally {
-        await store.close();
-      }
+      }, 'turn_r');
     });
   });
 });
