@@ -91,6 +91,31 @@ function notificationsOf(messages: JsonMessage[], threadId: string): JsonMessage
   return messages.filter((m) => 'method' in m && paramsOf(m).threadId === threadId);
 }
 
+/**
+ * Instances A and B on the database; a thread started on A and resumed (subscribed) on B; a turn
+ * started on A, once B has seen it stream (`seenOnB`: what B received up to its first delta).
+ */
+async function turnOnAStreamingToB(text: string): Promise<{
+  a: AppServerSession;
+  b: AppServerSession;
+  threadId: string;
+  turnId: string;
+  seenOnB: JsonMessage[];
+}> {
+  const a = await instance();
+  const b = await instance();
+  const { threadId } = await a.startThread();
+  await b.call('thread/resume', { threadId });
+  const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+    threadId,
+    input: [{ type: 'text', text }],
+  });
+  const seenOnB = await b.collectUntil(
+    (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+  );
+  return { a, b, threadId, turnId, seenOnB };
+}
+
 describe('live fan-out and instance loss (postgres.md §2)', () => {
   it('a subscriber on B of a turn running on A receives exactly what a subscriber on A receives, in order', async () => {
     // An agentMessage over 7,000 bytes: its item/completed travels by reference.
@@ -180,15 +205,7 @@ describe('control across instances (postgres.md §2)', () => {
       }),
     );
     sandbox.model.setFallback(hangingTextReply(['waiting ', 'forever']));
-    const a = await instance();
-    const b = await instance();
-    const { threadId } = await a.startThread();
-    await b.call('thread/resume', { threadId });
-    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
-      threadId,
-      input: [{ type: 'text', text: 'work' }],
-    });
-    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    const { a, b, threadId, turnId } = await turnOnAStreamingToB('work');
 
     expect(await b.call('turn/steer', { threadId, input: [{ type: 'text', text: 'also check B' }] })).toEqual(
       {
@@ -271,15 +288,7 @@ describe('an instance declared lost that comes back (postgres.md §2)', () => {
     sandbox.model.enqueue(slowTextReply(fragments, 250, Promise.resolve()));
     const release = gate();
     sandbox.model.setFallback(finishReply('B done', { gate: release.promise }));
-    const a = await instance();
-    const b = await instance();
-    const { threadId } = await a.startThread();
-    await b.call('thread/resume', { threadId });
-    const { turnId } = await a.call<{ turnId: string }>('turn/start', {
-      threadId,
-      input: [{ type: 'text', text: 'long' }],
-    });
-    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    const { a, b, threadId, turnId } = await turnOnAStreamingToB('long');
     const aProcess = (a.child as unknown as { process: { pid: number } }).process;
     process.kill(aProcess.pid, 'SIGSTOP');
     try {
@@ -376,16 +385,9 @@ describe('losing the database connections (postgres.md §2)', () => {
   });
 
   it("a turn that ends while B's cluster connection is being replaced: B's subscriber still gets its end", async () => {
-    const a = await instance();
-    const b = await instance();
-    const { threadId } = await a.startThread();
-    await b.call('thread/resume', { threadId });
     const finish = gate();
     sandbox.model.enqueue(finishReply('done', { content: ['before '], gate: finish.promise }));
-    await a.call('turn/start', { threadId, input: [{ type: 'text', text: 'go' }] });
-    const beforeCut = await b.collectUntil(
-      (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
-    );
+    const { a, b, threadId, seenOnB: beforeCut } = await turnOnAStreamingToB('go');
 
     const admin = new Client({ connectionString: sandbox.storePath('shared') });
     await admin.connect();

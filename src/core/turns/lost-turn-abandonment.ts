@@ -12,6 +12,7 @@ import { ApprovalRouter } from '../approvals/approval-router';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { ActiveTurns } from './active-turns';
 import { FollowUpQueue } from './follow-up-queue';
+import type { RunningTurn } from './running-turn';
 
 @Injectable()
 export class LostTurnAbandonment {
@@ -30,12 +31,19 @@ export class LostTurnAbandonment {
       if (thread?.activeTurnId === turn.turnId) continue;
       if (!turn.claimPersistence('lost')) continue;
       this.approvals.forgetTurn(turn.turnId);
-      // Its queued follow-ups go with it, as they would had this instance died (§8.11).
-      this.followUps.clear(turn.threadId);
-      if (this.activeTurns.live(turn.threadId) === turn) this.activeTurns.release(turn.threadId);
+      this.letGo(turn);
       turn.handle.cancel(reason);
       abandoned.push(turn.turnId);
     }
     return abandoned;
+  }
+
+  /**
+   * What this instance still holds for a turn another instance ended: its queued follow-ups (gone
+   * with it, as had this instance died, §8.11) and its thread's slot.
+   */
+  letGo(turn: RunningTurn): void {
+    this.followUps.clear(turn.threadId);
+    if (this.activeTurns.live(turn.threadId) === turn) this.activeTurns.release(turn.threadId);
   }
 }

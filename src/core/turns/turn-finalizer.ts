@@ -16,7 +16,7 @@ import type { TurnFinalization } from './run-projector';
 import { storeFailedCompletion } from './store-failed-completion';
 import type { TurnOutcome } from './turn-completion';
 import { TurnForwarder } from './turn-forwarder';
-import { FollowUpQueue } from './follow-up-queue';
+import { LostTurnAbandonment } from './lost-turn-abandonment';
 
 @Injectable()
 export class TurnFinalizer {
@@ -28,7 +28,7 @@ export class TurnFinalizer {
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(ActiveTurns) private readonly activeTurns: ActiveTurns,
     @Inject(TurnForwarder) private readonly forwarder: TurnForwarder,
-    @Inject(FollowUpQueue) private readonly followUps: FollowUpQueue,
+    @Inject(LostTurnAbandonment) private readonly abandonment: LostTurnAbandonment,
   ) {}
 
   /**
@@ -44,8 +44,7 @@ export class TurnFinalizer {
     const turnCompleted = await this.persist(turn, finalization);
     if (turnCompleted === null) {
       // Declared lost while paused, and the run ended before the heartbeat noticed (postgres.md §2).
-      this.followUps.clear(turn.threadId);
-      if (this.activeTurns.live(turn.threadId) === turn) this.activeTurns.release(turn.threadId);
+      this.abandonment.letGo(turn);
       return false;
     }
     this.activeTurns.markFinishing(turn);

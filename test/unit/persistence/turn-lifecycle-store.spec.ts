@@ -33,6 +33,16 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
     await store.close();
   });
 
+  /** turn_1 running on thread_t since 300. */
+  const beginTurnOne = () =>
+    store.beginTurn({ turnId: 'turn_1', threadId: 'thread_t', runId: 'run_1', input: [], startedAt: 300 });
+
+  /** turn_1 running, its agent message item_A in progress. */
+  async function turnOneStreaming(): Promise<void> {
+    await beginTurnOne();
+    await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', 'par', 'inProgress'), 1));
+  }
+
   it('refuses a second running turn on a thread, whoever wrote the first (§8.2)', async () => {
     const turn = (turnId: string) => ({
       turnId,
@@ -132,14 +142,7 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
   });
 
   it('finishTurn writes final items, the turn, the history and releases the thread atomically', async () => {
-    await store.beginTurn({
-      turnId: 'turn_1',
-      threadId: 'thread_t',
-      runId: 'run_1',
-      input: [],
-      startedAt: 300,
-    });
-    await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', 'par', 'inProgress'), 1));
+    await turnOneStreaming();
     const messages: Message[] = [
       { role: 'user', content: 'hello' },
       {
@@ -168,14 +171,7 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
   });
 
   it('finishTurn of a turn another instance already ended as lost writes nothing (§8.2, postgres.md §2)', async () => {
-    await store.beginTurn({
-      turnId: 'turn_1',
-      threadId: 'thread_t',
-      runId: 'run_1',
-      input: [],
-      startedAt: 300,
-    });
-    await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', 'par', 'inProgress'), 1));
+    await turnOneStreaming();
     const token = processStartToken(process.pid) as string;
     expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', 350)).toHaveLength(1);
     // The survivor's next turn on the thread is running.
@@ -207,13 +203,7 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
   });
 
   it('finishTurn rolls everything back when one write fails', async () => {
-    await store.beginTurn({
-      turnId: 'turn_1',
-      threadId: 'thread_t',
-      runId: 'run_1',
-      input: [],
-      startedAt: 300,
-    });
+    await beginTurnOne();
     const finishing = store.finishTurn({
       threadId: 'thread_t',
       turnId: 'turn_1',

@@ -7,7 +7,6 @@
  * events have no next one to show them lost: after a reconnect (this instance's, or the sender's,
  * announced on the channel) RemoteTurnEnds restores them.
  */
-import type { AppItem } from '../../../core/model/types';
 import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
 import type {
   RelayMark,
@@ -16,7 +15,7 @@ import type {
 } from '../../../core/events/thread-event-relay';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
-import { RemoteTurnEnds } from './remote-turn-ends';
+import { RemoteTurnEnds, storedItemStates } from './remote-turn-ends';
 
 const EVENT_KIND = 'threadEvent';
 /** Sent by an instance whose connection was replaced: its sends in between may have been lost. */
@@ -136,15 +135,8 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     if (snapshot === null) return;
     const turnIds = new Set(this.turnEnds.openTurnIds(threadId));
     const running = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
-    for (const version of snapshot.items.versions) {
-      const item: AppItem = version.item;
-      if (item.turnId !== running && !turnIds.has(item.turnId)) continue;
-      this.deliver({
-        threadId,
-        name: item.status === 'inProgress' ? 'item/started' : 'item/completed',
-        params: item,
-      });
-    }
+    const states = storedItemStates(snapshot, (turnId) => turnId === running || turnIds.has(turnId));
+    for (const event of states) this.deliver(event);
   }
 
   private deliver(event: RelayedThreadEvent): void {

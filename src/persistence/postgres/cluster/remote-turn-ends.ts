@@ -11,8 +11,28 @@
  */
 import type { AppItem } from '../../../core/model/types';
 import type { RelayedThreadEvent } from '../../../core/events/thread-event-relay';
+import type { StoredThreadSnapshot } from '../../../core/store/records';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import { emptyProtocolTokenUsage } from '../../../runtime/usage/usage-ledger';
+
+/**
+ * The stored state of each item of the turns `includes` accepts, as the item/started (in
+ * progress) or item/completed notification that carries it; clients upsert by itemId.
+ */
+export function storedItemStates(
+  snapshot: StoredThreadSnapshot,
+  includes: (turnId: string) => boolean,
+): RelayedThreadEvent[] {
+  const { threadId } = snapshot.thread;
+  return snapshot.items.versions
+    .map((version): AppItem => version.item)
+    .filter((item) => includes(item.turnId))
+    .map((item) => ({
+      threadId,
+      name: item.status === 'inProgress' ? 'item/started' : 'item/completed',
+      params: item,
+    }));
+}
 
 export class RemoteTurnEnds {
   /** threadId → turnId → the instance running it. */
@@ -103,12 +123,7 @@ export class RemoteTurnEnds {
         this.forget(this.open, threadId, turnId);
         continue;
       }
-      for (const version of snapshot.items.versions) {
-        const item: AppItem = version.item;
-        if (item.turnId !== turnId) continue;
-        const name = item.status === 'inProgress' ? 'item/started' : 'item/completed';
-        events.push({ threadId, name, params: item });
-      }
+      events.push(...storedItemStates(snapshot, (itemTurnId) => itemTurnId === turnId));
       if (turn.status === 'running') continue;
       // Idle only if nothing started on the thread since: a later turn's status is its own.
       if (snapshot.thread.archivedAt === null && snapshot.turns.at(-1)?.turnId === turnId) {
