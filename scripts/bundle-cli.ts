@@ -22,7 +22,8 @@ const outfile = join(root, 'dist', 'cli-bundle.js');
  * Not bundled: the native SQLite addon; pg's optional native binding; packages Nest loads only for
  * transports and platforms the App Server does not use (absent from node_modules); and `typescript`,
  * `prettier` and `@fig/complete-commander`, which nest-commander's stack requires lazily on paths the
- * CLI never takes (inlining them tripled the bundle and slowed start-up).
+ * CLI never takes (inlining them tripled the bundle and slowed start-up); and `esbuild`, which the
+ * search tool loads only to build its worker from sources (ts-node), never from dist.
  */
 const EXTERNAL = [
   'sqlite3',
@@ -41,6 +42,7 @@ const EXTERNAL = [
   'typescript',
   'prettier',
   '@fig/complete-commander',
+  'esbuild',
 ];
 
 async function bundleCli(): Promise<void> {
@@ -55,6 +57,10 @@ async function bundleCli(): Promise<void> {
     external: EXTERNAL,
     plugins: [deferredTimestampFormat],
     legalComments: 'eof',
+    // Half the bytes to read, decode and hash at every start (10.8 → 5.3 MB, ~40 ms of ~400 on this
+    // machine). Names stay: Nest, TypeORM and our errors read classes' and functions' `name`.
+    minify: true,
+    keepNames: true,
     logLevel: 'warning',
   });
   const body = escapeNonAscii(result.outputFiles[0].text);
