@@ -18,6 +18,7 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
 import type { ThreadsService } from '../../core/threads/threads.service';
 import type { TurnsService } from '../../core/turns/turns.service';
 import type { AppItem, AppThread } from '../../core/model/types';
@@ -28,6 +29,7 @@ import type { AcpSessionConnection } from './delivery/acp-session-connection';
 import { threadMcpServers } from './mcp-servers';
 import { promptInput } from './prompt-input';
 import { promptOutcome } from './stop-reason';
+import { causeMessage } from '../../runtime/cause-message';
 
 export const ACP_PROTOCOL_VERSION = 1;
 
@@ -68,6 +70,8 @@ export function sessionInfo(thread: AppThread): SessionInfo | null {
 
 export class AcpAgent {
   private connection: AcpSessionConnection | null = null;
+
+  private readonly logger = new Logger('AcpAgent');
 
   constructor(private readonly core: AcpAgentCore) {}
 
@@ -145,7 +149,8 @@ export class AcpAgent {
 
   /**
    * The model's arguments of the tool calls whose items carry none (they never ran). Only shown to
-   * the client as `rawInput`, so a failed read leaves them `{}` rather than failing the load.
+   * the client as `rawInput`, so a failed read leaves them `{}` rather than failing the load; the
+   * failure is logged so the empty inputs can be told from a store problem.
    */
   private async plannedArgumentsOf(
     threadId: string,
@@ -157,7 +162,10 @@ export class AcpAgent {
         ids.add(String(item.payload.toolCallId));
     try {
       return await this.core.threads.plannedToolArguments(threadId, ids);
-    } catch {
+    } catch (error) {
+      this.logger.warn(
+        `session/load ${threadId}: replaying refused tool calls without their arguments: ${causeMessage(error)}`,
+      );
       return new Map();
     }
   }
