@@ -47,11 +47,9 @@ function assistantMessage(response: LlmResponse, calls: DecodedToolCall[]): Assi
     message.tool_calls = calls.map((call) => ({
       id: call.id,
       type: 'function',
-      // Decodable arguments are stored as compact JSON; undecodable ones verbatim.
-      function: {
-        name: call.name,
-        arguments: call.argumentError ? call.rawArguments : JSON.stringify(call.arguments),
-      },
+      // runtime.md §14.1: compact JSON of the decoded arguments — `{}` for undecodable ones (§9.5),
+      // so a provider that parses the history never meets the model's broken text again.
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
     }));
   }
   if (response.reasoningContent) message.reasoning_content = response.reasoningContent;

@@ -10,8 +10,6 @@ export interface DecodedToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  /** The provider's arguments string, kept for the assistant message. */
-  rawArguments: string;
   argumentError: RawArgumentError | null;
 }
 
@@ -45,7 +43,6 @@ export function decodeToolCall(call: ToolCall, index: number): DecodedToolCall {
     id: id === '' ? `call_generated_${index}` : id,
     name: (call.function?.name ?? '').replace(/\s/g, ''),
     arguments: value,
-    rawArguments,
     argumentError: error,
   };
 }

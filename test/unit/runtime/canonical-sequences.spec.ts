@@ -175,9 +175,14 @@ describe('canonical run event sequences (§6.4)', () => {
     });
   });
 
-  it('bad JSON: no lifecycle events, only the tool_result diagnostic', async () => {
+  it('bad JSON: no lifecycle events, only the tool_result diagnostic; the history carries {}', async () => {
     const provider = rawResponseProvider([
-      { toolCalls: [{ id: 'c1', type: 'function', function: { name: 'probe', arguments: '{"value":' } }] },
+      {
+        toolCalls: [
+          { id: 'c1', type: 'function', function: { name: 'probe', arguments: '{"value":' } },
+          { id: 'c2', type: 'function', function: { name: 'probe', arguments: '[1, 2]' } },
+        ],
+      },
       {
         content: 'done',
         toolCalls: [{ id: 'f', type: 'function', function: { name: 'task_finish', arguments: '' } }],
@@ -191,6 +196,14 @@ describe('canonical run event sequences (§6.4)', () => {
       tool_call_id: 'c1',
       error_code: 'invalid_arguments_json',
       status: 'error',
+    });
+    // runtime.md §14.1: every call goes back to the model as compact JSON of its decoded arguments.
+    const assistant = provider.requests[1].messages.find((message) => message.role === 'assistant');
+    expect(assistant).toMatchObject({
+      tool_calls: [
+        { id: 'c1', function: { name: 'probe', arguments: '{}' } },
+        { id: 'c2', function: { name: 'probe', arguments: '{}' } },
+      ],
     });
   });
 

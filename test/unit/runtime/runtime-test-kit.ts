@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Agent, type AgentOptions } from '../../../src/runtime/agent';
 import type { RunEvent, RunEventOf, RunEventType } from '../../../src/runtime/events/types';
 import { ScriptedModelProvider, type ScriptStep } from '../../../src/runtime/model/scripted-model';
-import type { LlmClient, LlmResponse, ModelProvider } from '../../../src/runtime/model/types';
+import type { LlmClient, LlmRequest, LlmResponse, ModelProvider } from '../../../src/runtime/model/types';
 import { missingUsage } from '../../../src/runtime/usage/normalize';
 import type { RunConfig, RunResult } from '../../../src/runtime/run-config';
 import { Runner } from '../../../src/runtime/runner';
@@ -92,11 +92,16 @@ export function toolMessages(result: RunResult): Array<{ tool_call_id: string; c
 }
 
 /** A provider whose client returns raw responses (for inputs the scripted model cannot express). */
-export function rawResponseProvider(responses: Array<Partial<LlmResponse>>): ModelProvider {
+/** `requests`: a copy of each request as it was sent (the runner keeps appending to its messages). */
+export function rawResponseProvider(
+  responses: Array<Partial<LlmResponse>>,
+): ModelProvider & { requests: LlmRequest[] } {
   const scripted = new ScriptedModelProvider();
   const queue = [...responses];
+  const requests: LlmRequest[] = [];
   const client: LlmClient = {
-    async complete(_request, callbacks) {
+    async complete(request, callbacks) {
+      requests.push(structuredClone(request));
       const next = queue.shift();
       if (!next) throw new Error('no raw response left');
       if (next.content) callbacks.onContent(next.content);
@@ -104,6 +109,7 @@ export function rawResponseProvider(responses: Array<Partial<LlmResponse>>): Mod
     },
   };
   return {
+    requests,
     resolve: (ref) => scripted.resolve(ref),
     client: () => client,
     defaultModelRef: () => scripted.defaultModelRef(),
