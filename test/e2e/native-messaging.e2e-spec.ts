@@ -180,9 +180,12 @@ describe('the installed launcher, started as Chrome starts it', () => {
     expectEveryFrameWithinLimit(host);
   });
 
-  it('refuses a caller not in the allow-list: exit 2, the exact message, no frame', async () => {
+  it.each([
+    ['another extension', 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],
+    ['no caller at all', ''],
+    ['a caller that looks like an option', '--listen=stdio'],
+  ])('refuses a caller not in the allow-list (%s): exit 2, the exact message, no frame', async (_label, other) => {
     const { manifestPath } = installChromeHost();
-    const other = 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/';
     const host = launchAsChrome(manifestPath, other);
     host.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } });
     expect(await host.waitExit()).toEqual({ code: 2, signal: null });

@@ -176,6 +176,11 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
         nativeAllowedCallers: ['chrome-extension://abc/', 'chrome-extension://def/'],
       }),
     });
+    // A browser that names no caller: the launcher forwards it empty, for the caller check to refuse.
+    for (const empty of [[...NATIVE, '--native-caller='], [...NATIVE, '--native-caller', '']]) {
+      const parsed = parseCommandLine(empty);
+      expect(parsed.kind === 'listen' && parsed.options.nativeCaller).toBe('');
+    }
     const bare = parseCommandLine(NATIVE);
     expect(bare.kind === 'listen' && bare.options).toEqual(
       expect.objectContaining({ listen: 'native-messaging', maxMessageBytes: 16777216 }),
