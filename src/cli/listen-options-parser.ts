@@ -118,7 +118,8 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
     // The launcher forwards whatever caller the browser named, none included; the caller check
     // (native-messaging.md §1) refuses an empty one with its own message.
     const emptyAllowed = name === '--native-caller' && raw === '';
-    if (raw === undefined || (raw.trim() === '' && !emptyAllowed)) return { error: `${name} requires a value` };
+    if (raw === undefined || (raw.trim() === '' && !emptyAllowed))
+      return { error: `${name} requires a value` };
     if (!isFlag(name)) {
       origins.push(raw);
       continue;

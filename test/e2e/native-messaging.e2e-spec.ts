@@ -184,15 +184,18 @@ describe('the installed launcher, started as Chrome starts it', () => {
     ['another extension', 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],
     ['no caller at all', ''],
     ['a caller that looks like an option', '--listen=stdio'],
-  ])('refuses a caller not in the allow-list (%s): exit 2, the exact message, no frame', async (_label, other) => {
-    const { manifestPath } = installChromeHost();
-    const host = launchAsChrome(manifestPath, other);
-    host.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } });
-    expect(await host.waitExit()).toEqual({ code: 2, signal: null });
-    expect(host.stderr.split('\n')).toContain(`native messaging caller not allowed: ${other}`);
-    expect(host.frameSizes).toEqual([]);
-    expect(host.partialFrameBytes).toBe(0);
-  });
+  ])(
+    'refuses a caller not in the allow-list (%s): exit 2, the exact message, no frame',
+    async (_label, other) => {
+      const { manifestPath } = installChromeHost();
+      const host = launchAsChrome(manifestPath, other);
+      host.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'x' } } });
+      expect(await host.waitExit()).toEqual({ code: 2, signal: null });
+      expect(host.stderr.split('\n')).toContain(`native messaging caller not allowed: ${other}`);
+      expect(host.frameSizes).toEqual([]);
+      expect(host.partialFrameBytes).toBe(0);
+    },
+  );
 });
 
 describe('the 1 MiB outbound rule', () => {

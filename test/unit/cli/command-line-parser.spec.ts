@@ -177,7 +177,10 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
       }),
     });
     // A browser that names no caller: the launcher forwards it empty, for the caller check to refuse.
-    for (const empty of [[...NATIVE, '--native-caller='], [...NATIVE, '--native-caller', '']]) {
+    for (const empty of [
+      [...NATIVE, '--native-caller='],
+      [...NATIVE, '--native-caller', ''],
+    ]) {
       const parsed = parseCommandLine(empty);
       expect(parsed.kind === 'listen' && parsed.options.nativeCaller).toBe('');
     }
