@@ -155,7 +155,8 @@ export async function readReplayWindow(
   threadId: string,
   query: ItemReplayQuery,
 ): Promise<StoredReplayWindow> {
-  const limit = query.limit ?? NO_LIMIT;
+  // A positive integer past what the drivers bind as an integer (2^63 and up) still means "all".
+  const limit = Math.min(query.limit ?? NO_LIMIT, NO_LIMIT);
   if (query.afterItemId === undefined) {
     return { versions: await selectVersions(statements, SELECT_REPLAY_SQL, [threadId, limit]) };
   }
