@@ -3,7 +3,8 @@
  * per-thread sequence number of its sender; a receiver that sees a number skipped (a NOTIFY lost,
  * e.g. while its connection was re-established) first re-reads from the store the item states of
  * the thread's running turn and of the turns it saw start and not end, and delivers them (clients
- * upsert by itemId; a lost delta is covered by the item state), then the event. A turn's last
+ * upsert by itemId; a lost delta is covered by the item state) with the ends of those that ended
+ * and the running turn's start when that was lost too, then the event. A turn's last
  * events have no next one to show them lost: after a reconnect (this instance's, or the sender's,
  * announced on the channel) RemoteTurnEnds restores them.
  */
@@ -102,7 +103,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     // Behind the repairs and restores still reading the store, so the thread's order holds; what
     // the event means for its turn is taken there too, in delivery order.
     this.enqueue(async () => {
-      if (gap) await this.repair(message.threadId).catch(() => undefined);
+      if (gap) await this.repair(message.threadId, message.from).catch(() => undefined);
       if (this.turnEnds.observe(message.from, event)) this.deliver(event);
     });
   }
@@ -127,16 +128,19 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   }
 
   /**
-   * The stored state of every item of the thread's running turn and of the turns seen starting
-   * here and not yet ending, as item/started or item/completed.
+   * What the gap in `origin`'s events may have held, from the store: the turns seen starting here
+   * brought up to date (item states, and the ends of those that ended), then the running turn's
+   * start if it was never seen, and its item states.
    */
-  private async repair(threadId: string): Promise<void> {
+  private async repair(threadId: string, origin: string): Promise<void> {
     const snapshot = await this.store.readThread(threadId);
     if (snapshot === null) return;
-    const turnIds = new Set(this.turnEnds.openTurnIds(threadId));
+    const seen = new Set(this.turnEnds.openTurnIds(threadId));
+    for (const event of this.turnEnds.restoreFrom(snapshot)) this.deliver(event);
+    for (const event of this.turnEnds.restoreStart(snapshot, origin)) this.deliver(event);
     const running = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
-    const states = storedItemStates(snapshot, (turnId) => turnId === running || turnIds.has(turnId));
-    for (const event of states) this.deliver(event);
+    if (running === undefined || seen.has(running)) return;
+    for (const event of storedItemStates(snapshot, (turnId) => turnId === running)) this.deliver(event);
   }
 
   private deliver(event: RelayedThreadEvent): void {

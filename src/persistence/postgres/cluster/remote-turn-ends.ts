@@ -7,7 +7,10 @@
  * from the store and delivered as the sender sent them: `thread/status/changed(idle)` (unless
  * archived, and only if no later turn started) and `turn/completed` with the stored result. If
  * the sender's own copies still arrive after that, they are dropped, so a subscriber gets each
- * once and nothing of a turn after its turn/completed.
+ * once and nothing of a turn after its turn/completed. The other way round, a turn whose start
+ * was lost (it began while a connection was being replaced) is announced from the store when the
+ * gap shows, before its items: `thread/status/changed(running)` (unless archived) and
+ * `turn/started`, and the sender's late copies of those two are dropped.
  */
 import type { AppItem } from '../../../core/model/types';
 import type { RelayedThreadEvent } from '../../../core/events/thread-event-relay';
@@ -41,6 +44,10 @@ export class RemoteTurnEnds {
   private readonly restored = new Map<string, Map<string, string>>();
   /** threadId → the instance whose `thread/status/changed(idle)` was delivered from the store. */
   private readonly idleRestored = new Map<string, string>();
+  /** threadId → the turn whose start was delivered from the store, and its instance. */
+  private readonly startRestored = new Map<string, { turnId: string; origin: string }>();
+  /** threadId → the turn this instance runs there: never announced again from the store. */
+  private readonly ownRunning = new Map<string, string>();
 
   constructor(private readonly store: ThreadStore) {}
 
@@ -55,6 +62,15 @@ export class RemoteTurnEnds {
       if (this.idleRestored.get(threadId) !== origin) return true;
       this.idleRestored.delete(threadId);
       return false;
+    }
+    const start = this.startRestored.get(threadId);
+    if (start?.origin === origin) {
+      // The sender's own start of that turn, if it still comes, comes before anything else of it.
+      if (event.name === 'thread/status/changed' && params.status === 'running') return false;
+      if (typeof params.turnId === 'string') {
+        this.startRestored.delete(threadId);
+        if (event.name === 'turn/started' && params.turnId === start.turnId) return false;
+      }
     }
     if (typeof params.turnId !== 'string') return true;
     const restored = this.restored.get(threadId);
@@ -85,13 +101,37 @@ export class RemoteTurnEnds {
   observeOwn(event: RelayedThreadEvent): void {
     const { threadId } = event;
     const { turnId } = event.params as { turnId?: unknown };
-    if (event.name === 'turn/started') {
+    if (event.name === 'turn/started' && typeof turnId === 'string') {
       this.open.delete(threadId);
       this.restored.delete(threadId);
       this.idleRestored.delete(threadId);
+      this.startRestored.delete(threadId);
+      this.ownRunning.set(threadId, turnId);
     } else if (event.name === 'turn/completed' && typeof turnId === 'string') {
       this.forget(this.open, threadId, turnId);
+      if (this.ownRunning.get(threadId) === turnId) this.ownRunning.delete(threadId);
     }
+  }
+
+  /**
+   * The start of the thread's running turn when no subscriber here can have seen it: run by another
+   * instance (`origin`, whose skipped sequence number showed the loss) and never seen starting.
+   */
+  restoreStart(snapshot: StoredThreadSnapshot, origin: string): RelayedThreadEvent[] {
+    const { threadId } = snapshot.thread;
+    const turnId = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
+    if (turnId === undefined || this.ownRunning.get(threadId) === turnId) return [];
+    if (this.open.get(threadId)?.has(turnId) === true) return [];
+    const turns = this.open.get(threadId) ?? new Map<string, string>();
+    turns.set(turnId, origin);
+    this.open.set(threadId, turns);
+    this.startRestored.set(threadId, { turnId, origin });
+    return [
+      ...(snapshot.thread.archivedAt === null
+        ? [{ threadId, name: 'thread/status/changed' as const, params: { threadId, status: 'running' } }]
+        : []),
+      { threadId, name: 'turn/started', params: { threadId, turnId } },
+    ];
   }
 
   /** The thread's turns seen starting and not yet ending. */
@@ -109,13 +149,20 @@ export class RemoteTurnEnds {
 
   /** The events that bring a subscriber up to the store's state of the thread's open turns. */
   async restore(threadId: string): Promise<RelayedThreadEvent[]> {
-    const open = this.open.get(threadId);
-    if (open === undefined) return [];
+    if (!this.open.has(threadId)) return [];
     const snapshot = await this.store.readThread(threadId);
     if (snapshot === null) {
       this.open.delete(threadId);
       return [];
     }
+    return this.restoreFrom(snapshot);
+  }
+
+  /** As `restore`, from a snapshot already read. */
+  restoreFrom(snapshot: StoredThreadSnapshot): RelayedThreadEvent[] {
+    const { threadId } = snapshot.thread;
+    const open = this.open.get(threadId);
+    if (open === undefined) return [];
     const events: RelayedThreadEvent[] = [];
     for (const [turnId, origin] of [...open]) {
       const turn = snapshot.turns.find((candidate) => candidate.turnId === turnId);

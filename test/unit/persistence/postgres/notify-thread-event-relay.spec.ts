@@ -121,7 +121,10 @@ describe('NotifyThreadEventRelay', () => {
           name,
           params: { seq },
         }) as ClusterMessage;
-      channel.deliver(event(1, 'turn/started'));
+      channel.deliver({
+        ...event(1, 'turn/started'),
+        params: { seq: 1, turnId: 'turn_g' },
+      } as ClusterMessage);
       channel.deliver(event(4, 'item/agentMessage/delta'));
       channel.deliver(event(5, 'item/agentMessage/delta'));
       // Our own echo is never delivered by the channel; another sender's numbering is its own.
@@ -132,7 +135,7 @@ describe('NotifyThreadEventRelay', () => {
       expect(
         received.map((e) => [e.name, (e.params as { itemId?: string; seq?: number }).itemId ?? e.params]),
       ).toEqual([
-        ['turn/started', { seq: 1 }],
+        ['turn/started', { seq: 1, turnId: 'turn_g' }],
         ['item/completed', 'item_done'],
         ['item/started', 'item_open'],
         ['item/agentMessage/delta', { seq: 4 }],
@@ -277,16 +280,78 @@ describe('NotifyThreadEventRelay', () => {
         channel.reconnect();
         // The follow-up's start arrives while the restore reads the store.
         channel.deliver(fromA(5, 'turn/started', { threadId: 'thread_e', turnId: 'turn_f' }));
-        await untilReceived(received, 4);
+        await untilReceived(received, 5);
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
           ['turn/started', 'turn_e'],
           ['item/completed', 'turn_e'],
           // turn_e is not the thread's last turn: its idle is not restored (turn_f runs).
           ['turn/completed', 'turn_e'],
+          // turn_f's running status (seq 4) was lost with turn_e's end: it comes from the store, and
+          // the sender's turn/started (seq 5) only once.
+          ['thread/status/changed', undefined],
           ['turn/started', 'turn_f'],
         ]);
       }, 'turn_f');
+    });
+
+    it("a turn that started while the sender's events were lost is announced before its items, once", async () => {
+      await onEndedTurn(async ({ channel, received }) => {
+        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(fromA(2, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        // Lost: 3 thread/status/changed(running), 4 turn/started(turn_s), 5 item/started.
+        channel.deliver(fromA(6, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
+        await untilReceived(received, 5);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.slice(2).map((e) => [e.name, e.params])).toEqual([
+          ['thread/status/changed', { threadId: 'thread_e', status: 'running' }],
+          ['turn/started', { threadId: 'thread_e', turnId: 'turn_s' }],
+          ['item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }],
+        ]);
+        // Its end is the sender's, and is not made up by a later reconnect.
+        channel.deliver(fromA(7, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_s' }));
+        channel.reconnect();
+        channel.deliver(fromA(8, 'error/warning', { threadId: 'thread_e' }));
+        await untilReceived(received, 7);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.slice(5).map((e) => e.name)).toEqual(['turn/completed', 'error/warning']);
+      }, 'turn_s');
+    });
+
+    it("a lost turn end before the next turn's start: both from the store, the sender's copies once", async () => {
+      await onEndedTurn(async ({ channel, received }) => {
+        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        // Lost: 2 turn/completed(turn_e). The next turn's status shows the gap.
+        channel.deliver(fromA(3, 'thread/status/changed', { threadId: 'thread_e', status: 'running' }));
+        channel.deliver(fromA(4, 'turn/started', { threadId: 'thread_e', turnId: 'turn_s' }));
+        channel.deliver(fromA(5, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
+        await untilReceived(received, 6);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
+          ['turn/started', 'turn_e'],
+          // The lost end of turn_e comes from the store (no idle: turn_s started since).
+          ['item/completed', 'turn_e'],
+          ['turn/completed', 'turn_e'],
+          ['thread/status/changed', undefined],
+          ['turn/started', 'turn_s'],
+          ['item/agentMessage/delta', 'turn_s'],
+        ]);
+      }, 'turn_s');
+    });
+
+    it("a gap never announces this instance's own running turn", async () => {
+      await onEndedTurn(async ({ channel, relay, received }) => {
+        channel.deliver(fromA(1, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        relay.publish({
+          threadId: 'thread_e',
+          name: 'turn/started',
+          params: { threadId: 'thread_e', turnId: 'turn_s' },
+        });
+        channel.deliver(fromA(3, 'thread/updated', { threadId: 'thread_e' }));
+        await untilReceived(received, 2);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received.map((e) => e.name)).toEqual(['turn/completed', 'thread/updated']);
+      }, 'turn_s');
     });
 
     it('a turn whose end arrived, or that still runs, gets no end from a reconnect', async () => {
