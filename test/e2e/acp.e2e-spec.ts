@@ -202,6 +202,28 @@ describe('vv-agent acp: session/cancel', () => {
   });
 });
 
+describe('vv-agent acp: session/cancel right behind session/prompt', () => {
+  // The cancel reaches the agent while the prompt is still starting its turn (no turn to interrupt
+  // yet); it must still cancel that prompt, whether the model would hang or answer at once.
+  it.each([
+    ['a model that never answers', () => hangingTextReply(['Thinking'])],
+    ['a model that would finish at once', () => finishReply('done')],
+  ])('with %s: the prompt answers cancelled', async (_label, reply) => {
+    sandbox.model.enqueue(reply());
+    const acp = await started();
+    const { sessionId } = await acp.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    const prompt = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    await acp.agent.notify('session/cancel', { sessionId });
+    expect(await prompt).toEqual({ stopReason: 'cancelled' });
+
+    // The session stays usable.
+    sandbox.model.enqueue(finishReply('again'));
+    expect(
+      await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'once more' }] }),
+    ).toEqual({ stopReason: 'end_turn' });
+  });
+});
+
 describe('vv-agent acp: shutdown', () => {
   it('SIGTERM during a prompt: the prompt answers cancelled, exit 0, and no turn is left running', async () => {
     sandbox.model.enqueue(hangingTextReply(['Working']));

@@ -72,6 +72,8 @@ export class AcpAgent {
   private connection: AcpSessionConnection | null = null;
 
   private readonly logger = new Logger('AcpAgent');
+  /** Sessions with a `session/prompt` not answered yet: whether its turn runs, and whether a cancel came. */
+  private readonly pendingPrompts = new Map<string, { running: boolean; cancelled: boolean }>();
 
   constructor(private readonly core: AcpAgentCore) {}
 
@@ -190,29 +192,53 @@ export class AcpAgent {
     const threadId = params.sessionId;
     const derived = promptInput(params.prompt);
     if ('invalid' in derived) throw AcpErrors.invalidParams(derived.invalid);
-    if (client.hasActivePrompt(threadId)) throw AcpErrors.activePrompt();
-    let started;
+    if (client.hasActivePrompt(threadId) || this.pendingPrompts.has(threadId)) throw AcpErrors.activePrompt();
+    const pending = { running: false, cancelled: false };
+    this.pendingPrompts.set(threadId, pending);
     try {
-      if (!client.hasSession(threadId)) {
-        const { thread } = await this.core.threads.read({ threadId, limit: 1 });
-        client.openSession(threadId, thread.cwd);
+      let started;
+      try {
+        if (!client.hasSession(threadId)) {
+          const { thread } = await this.core.threads.read({ threadId, limit: 1 });
+          client.openSession(threadId, thread.cwd);
+        }
+        started = await this.core.turns.start({ threadId, input: derived.input }, client.id);
+      } catch (error) {
+        throw toAcpError(error, threadId);
       }
-      started = await this.core.turns.start({ threadId, input: derived.input }, client.id);
-    } catch (error) {
-      throw toAcpError(error, threadId);
+      const completion = client.awaitTurn(threadId, started.response.turnId);
+      await started.begin();
+      pending.running = true;
+      // A cancel that came while the turn was starting had nothing to interrupt yet: it does now.
+      if (pending.cancelled) await this.interruptTurn(threadId);
+      const outcome = promptOutcome(await completion, started.modelResponseEnding());
+      // A prompt cancelled while pending answers cancelled (acp.md §2), also when its turn ended on
+      // its own before the cancel could reach it.
+      if (pending.cancelled) return { stopReason: 'cancelled' };
+      if ('failure' in outcome) throw AcpErrors.turnFailed(outcome.failure);
+      return { stopReason: outcome.stopReason };
+    } finally {
+      this.pendingPrompts.delete(threadId);
     }
-    const completion = client.awaitTurn(threadId, started.response.turnId);
-    await started.begin();
-    const outcome = promptOutcome(await completion, started.modelResponseEnding());
-    if ('failure' in outcome) throw AcpErrors.turnFailed(outcome.failure);
-    return { stopReason: outcome.stopReason };
   }
 
-  /** acp.md §2 `session/cancel`: interrupts the running turn; nothing to cancel is not an error. */
+  /**
+   * acp.md §2 `session/cancel`: interrupts the running turn, or the one a pending `session/prompt`
+   * is starting as soon as it runs; nothing to cancel is not an error.
+   */
   private async cancel(sessionId: string): Promise<void> {
+    const pending = this.pendingPrompts.get(sessionId);
+    if (pending !== undefined) {
+      pending.cancelled = true;
+      if (!pending.running) return;
+    }
+    await this.interruptTurn(sessionId);
+  }
+
+  private async interruptTurn(threadId: string): Promise<void> {
     let interrupted;
     try {
-      interrupted = this.core.turns.interrupt({ threadId: sessionId });
+      interrupted = this.core.turns.interrupt({ threadId });
     } catch {
       return;
     }
