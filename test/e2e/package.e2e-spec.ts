@@ -234,14 +234,17 @@ describe('installed into a fresh Nest application', () => {
          'vv-agent-app-server/nest', 'vv-agent-app-server/schema'];
        const kinds = names.map((name) => typeof require(name));
        const files = require('vv-agent-app-server/schema').appServerSchemaFiles();
+       // The root holds the schema entry point's export too (docs/embedding-guide.md §6).
+       const rootSchemas = Object.keys(require('vv-agent-app-server').appServerSchemaFiles().jsonSchema).length;
        let deep = 'resolved';
        try { require.resolve('vv-agent-app-server/dist/cli/run-cli'); } catch (e) { deep = e.code; }
-       process.stdout.write(JSON.stringify({ kinds, schemas: Object.keys(files.jsonSchema).length, deep,
+       process.stdout.write(JSON.stringify({ kinds, schemas: Object.keys(files.jsonSchema).length, rootSchemas, deep,
          json: require('vv-agent-app-server/schema/app-server/json/ServerNotification.json').title !== undefined }));`,
     );
     expect(JSON.parse(out)).toEqual({
       kinds: ['object', 'object', 'object', 'object', 'object'],
       schemas: expect.any(Number),
+      rootSchemas: JSON.parse(out).schemas,
       deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
       json: expect.any(Boolean),
     });
