@@ -332,6 +332,12 @@ describe('in-process', () => {
     expect((await client.nextMessage({ timeoutMs: 1_000 }))?.method).toBe('thread/started');
     expect(await client.nextMessage({ timeoutMs: 1_000 })).toBeNull();
     expect((await rejection(client.listModels())).message).toBe('App Server connection closed');
+
+    // A client made after the shutdown fails at once, not after its request timeout (30 s).
+    const late = track(AppServerClient.inProcess(server));
+    const began = Date.now();
+    expect((await rejection(late.initialize({ name: 'late' }))).message).toBe('App Server connection closed');
+    expect(Date.now() - began).toBeLessThan(5_000);
   });
 });
 

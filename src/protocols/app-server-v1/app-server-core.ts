@@ -66,6 +66,12 @@ export class AppServerCore implements TransportHost {
   /** Opens a new connection whose outbound lines go to `sink` (stdio: one; in-process: one per client). */
   connect(sink: MessageSink): Connection {
     const connection = new Connection(`conn_${this.nextConnectionNumber++}`, sink);
+    // A server shutting down or shut takes no new connection: it is closed at once, so a client
+    // made now fails its first call instead of waiting out its request timeout.
+    if (this.isShuttingDown) {
+      connection.close();
+      return connection;
+    }
     this.connections.add(connection);
     connection.onClose((closed) => this.dispatcher.discardWaiting(closed));
     return connection;
