@@ -185,6 +185,15 @@ describe('NotifyThreadEventRelay', () => {
         params,
       }) as ClusterMessage;
 
+    const turnE = (seq: number, name: 'turn/started' | 'turn/completed'): ClusterMessage =>
+      fromA(seq, name, { threadId: 'thread_e', turnId: 'turn_e' });
+
+    /** Until `count` events arrived, and a little longer, so that one too many would show. */
+    async function settle(received: RelayedThreadEvent[], count: number): Promise<void> {
+      await untilReceived(received, count);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
     interface RelayOnEndedTurn {
       channel: ChannelStandIn;
       relay: NotifyThreadEventRelay;
@@ -224,7 +233,7 @@ describe('NotifyThreadEventRelay', () => {
       'when %s: the final item states, idle and turn/completed from the store, once',
       async (_when, reconnect) => {
         await onEndedTurn(async ({ channel, received }) => {
-          channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+          channel.deliver(turnE(1, 'turn/started'));
           reconnect(channel);
           await untilReceived(received, 4);
           expect(received.slice(1).map((e) => [e.name, e.params])).toEqual([
@@ -251,8 +260,7 @@ describe('NotifyThreadEventRelay', () => {
           // A second reconnect finds no open turn.
           reconnect(channel);
           channel.deliver(fromA(9, 'error/warning', { threadId: 'thread_e' }));
-          await untilReceived(received, 5);
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await settle(received, 5);
           expect(received.slice(4).map((e) => e.name)).toEqual(['error/warning']);
         });
       },
@@ -260,7 +268,7 @@ describe('NotifyThreadEventRelay', () => {
 
     it('a turn this instance announced the end of (a recovered one) gets no second end', async () => {
       await onEndedTurn(async ({ channel, relay, received }) => {
-        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/started'));
         relay.publish({
           threadId: 'thread_e',
           name: 'turn/completed',
@@ -268,20 +276,18 @@ describe('NotifyThreadEventRelay', () => {
         });
         channel.reconnect();
         channel.deliver(fromA(2, 'error/warning', { threadId: 'thread_e' }));
-        await untilReceived(received, 2);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 2);
         expect(received.map((e) => e.name)).toEqual(['turn/started', 'error/warning']);
       });
     });
 
     it('a turn that started behind the reconnect is not ended before it starts', async () => {
       await onEndedTurn(async ({ channel, received }) => {
-        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/started'));
         channel.reconnect();
         // The follow-up's start arrives while the restore reads the store.
         channel.deliver(fromA(5, 'turn/started', { threadId: 'thread_e', turnId: 'turn_f' }));
-        await untilReceived(received, 5);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 5);
         expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
           ['turn/started', 'turn_e'],
           ['item/completed', 'turn_e'],
@@ -297,12 +303,11 @@ describe('NotifyThreadEventRelay', () => {
 
     it("a turn that started while the sender's events were lost is announced before its items, once", async () => {
       await onEndedTurn(async ({ channel, received }) => {
-        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
-        channel.deliver(fromA(2, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/started'));
+        channel.deliver(turnE(2, 'turn/completed'));
         // Lost: 3 thread/status/changed(running), 4 turn/started(turn_s), 5 item/started.
         channel.deliver(fromA(6, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
-        await untilReceived(received, 5);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 5);
         expect(received.slice(2).map((e) => [e.name, e.params])).toEqual([
           ['thread/status/changed', { threadId: 'thread_e', status: 'running' }],
           ['turn/started', { threadId: 'thread_e', turnId: 'turn_s' }],
@@ -312,21 +317,19 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(fromA(7, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_s' }));
         channel.reconnect();
         channel.deliver(fromA(8, 'error/warning', { threadId: 'thread_e' }));
-        await untilReceived(received, 7);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 7);
         expect(received.slice(5).map((e) => e.name)).toEqual(['turn/completed', 'error/warning']);
       }, 'turn_s');
     });
 
     it("a lost turn end before the next turn's start: both from the store, the sender's copies once", async () => {
       await onEndedTurn(async ({ channel, received }) => {
-        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/started'));
         // Lost: 2 turn/completed(turn_e). The next turn's status shows the gap.
         channel.deliver(fromA(3, 'thread/status/changed', { threadId: 'thread_e', status: 'running' }));
         channel.deliver(fromA(4, 'turn/started', { threadId: 'thread_e', turnId: 'turn_s' }));
         channel.deliver(fromA(5, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
-        await untilReceived(received, 6);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 6);
         expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
           ['turn/started', 'turn_e'],
           // The lost end of turn_e comes from the store (no idle: turn_s started since).
@@ -341,28 +344,26 @@ describe('NotifyThreadEventRelay', () => {
 
     it("a gap never announces this instance's own running turn", async () => {
       await onEndedTurn(async ({ channel, relay, received }) => {
-        channel.deliver(fromA(1, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/completed'));
         relay.publish({
           threadId: 'thread_e',
           name: 'turn/started',
           params: { threadId: 'thread_e', turnId: 'turn_s' },
         });
         channel.deliver(fromA(3, 'thread/updated', { threadId: 'thread_e' }));
-        await untilReceived(received, 2);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 2);
         expect(received.map((e) => e.name)).toEqual(['turn/completed', 'thread/updated']);
       }, 'turn_s');
     });
 
     it('a turn whose end arrived, or that still runs, gets no end from a reconnect', async () => {
       await onEndedTurn(async ({ channel, received }) => {
-        channel.deliver(fromA(1, 'turn/started', { threadId: 'thread_e', turnId: 'turn_e' }));
-        channel.deliver(fromA(2, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_e' }));
+        channel.deliver(turnE(1, 'turn/started'));
+        channel.deliver(turnE(2, 'turn/completed'));
         channel.deliver(fromA(3, 'turn/started', { threadId: 'thread_e', turnId: 'turn_r' }));
         channel.reconnect();
         channel.deliver(fromA(4, 'error/warning', { threadId: 'thread_e' }));
-        await untilReceived(received, 4);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await settle(received, 4);
         // The running turn's item states may be re-sent (upserts); no turn end is made up.
         expect(received.map((e) => e.name).filter((name) => !name.startsWith('item/'))).toEqual([
           'turn/started',
