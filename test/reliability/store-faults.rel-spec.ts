@@ -19,7 +19,8 @@ import {
   paramsOf,
   type JsonMessage,
 } from '../helpers/app-server-session';
-import { finishReply, gate, hangingTextReply } from '../helpers/model-replies';
+import sqlite3 from 'sqlite3';
+import { assistantReply, finishReply, gate, hangingTextReply } from '../helpers/model-replies';
 import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 import { withDatabase } from './support/sqlite-inspection';
 
@@ -137,6 +138,55 @@ describe('store faults (issue 12)', () => {
     expect(failed).toMatchObject({ turnId, status: 'failed', result: { error: completed.error } });
     expect(again).toMatchObject({ status: 'completed', result: { finalOutput: 'done again' } });
     expect(listed.threads.map((t) => t.threadId).sort()).toEqual([threadId, later.threadId].sort());
+  });
+
+  it('a store locked past the busy timeout mid-turn: the refused item writes are made once it frees, so every stored item equals its last notification', async () => {
+    const store = 'locked.sqlite';
+    const session = await startedSession(sandbox, store);
+    const { threadId } = await session.startThread();
+    const locked = gate();
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_info', name: 'file_info', arguments: { path: '.' } }], {
+        content: ['before the lock'],
+        gate: locked.promise,
+      }),
+      finishReply('all done', { content: ['final words'] }),
+    );
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'look around' }],
+    });
+    await session.waitFor(isMethod('item/agentMessage/delta'));
+    // Another process holds the write lock 7 s: longer than the server's 5 s busy timeout.
+    const lockHolder = new sqlite3.Database(sandbox.storePath(store));
+    await new Promise<void>((resolve, reject) =>
+      lockHolder.exec('BEGIN EXCLUSIVE', (error) => (error ? reject(error) : resolve())),
+    );
+    locked.open();
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    await new Promise<void>((resolve) => lockHolder.exec('COMMIT', () => lockHolder.close(() => resolve())));
+
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 40_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ turnId, status: 'completed' });
+    expect(traffic.filter(isMethod('error/warning')).map(paramsOf)).toContainEqual(
+      expect.objectContaining({ code: 'store', turnId }),
+    );
+    const lastNotified = new Map<string, Record<string, unknown>>();
+    for (const message of traffic)
+      if (message.method === 'item/started' || message.method === 'item/completed') {
+        const item = paramsOf(message);
+        lastNotified.set(String(item.itemId), item);
+      }
+    expect([...lastNotified.values()].map((item) => item.type)).toEqual(
+      expect.arrayContaining(['agentMessage', 'toolCall']),
+    );
+    const storedItems = async (reader: AppServerSession) =>
+      (await reader.call<{ items: Record<string, unknown>[] }>('thread/read', { threadId })).items.filter(
+        (item) => item.turnId === turnId,
+      );
+    expect(await storedItems(session)).toEqual([...lastNotified.values()]);
+    expect(await session.close()).toEqual({ code: 0, signal: null });
+    expect(await storedItems(await startedSession(sandbox, store))).toEqual([...lastNotified.values()]);
   });
 
   it('two servers on one store: concurrent turn/start on one thread — one runs, the other gets -32602', async () => {

@@ -3,6 +3,8 @@ import type { RunHandle, RunResult } from '../../runtime/run-config';
 import type { RunProjector } from './run-projector';
 import type { ThreadChangeCounter } from './change-counter';
 import type { TurnKind } from './conversation-change';
+import type { ItemVersion } from '../store/records';
+import { coalesceItemVersions } from '../store/item-write-batch';
 
 export interface RunningTurnInit {
   threadId: string;
@@ -44,6 +46,13 @@ export class RunningTurn {
   readonly approvalTimeoutMs: number;
   /** The run's result once `result()` resolved (shutdown uses its messages when it must finish the turn itself). */
   settledResult: RunResult | null = null;
+  /**
+   * Item states the store refused (e.g. SQLITE_BUSY past the busy timeout) although their
+   * notifications went out: written again with the turn's next item write — its finalization
+   * always makes one — or with the turn's write at shutdown, so a replayed item still equals its
+   * last notification once the store accepts writes again (protocol.md §8.5).
+   */
+  private refusedItems: ItemVersion[] = [];
   private persistenceClaim: PersistenceClaimant | null = null;
   private readonly finishedPromise: Promise<void>;
   private markFinished!: () => void;
@@ -68,6 +77,22 @@ export class RunningTurn {
       },
       () => undefined,
     );
+  }
+
+  /** `versions` after the states the store refused before them, one (the latest) per item. */
+  withRefusedItems(versions: readonly ItemVersion[]): readonly ItemVersion[] {
+    return this.refusedItems.length === 0
+      ? versions
+      : coalesceItemVersions([...this.refusedItems, ...versions]);
+  }
+
+  /** Records the outcome of writing `withRefusedItems(…)`: kept for the next write when refused. */
+  itemWriteSettled(written: readonly ItemVersion[], refused: boolean): void {
+    this.refusedItems = refused ? [...written] : [];
+  }
+
+  get hasRefusedItems(): boolean {
+    return this.refusedItems.length > 0;
   }
 
   /** The first claim wins, so the turn is finished exactly once (or, when lost, not here at all). */

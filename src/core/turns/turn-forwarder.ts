@@ -148,7 +148,8 @@ export class TurnForwarder {
     const check = this.lease.check();
     if (check !== null) await check;
     if (turn.abandoned) return;
-    if (versions.length > 0) await this.persistItems(turn, coalesceItemVersions(versions));
+    if (versions.length > 0 || turn.hasRefusedItems)
+      await this.persistItems(turn, coalesceItemVersions(versions));
     for (const notification of notifications) {
       if (turn.abandoned) return;
       await this.send(turn, notification);
@@ -166,11 +167,15 @@ export class TurnForwarder {
     if (method === 'approval/requested') this.approvals.open(turn, params);
   }
 
+  /** `versions`, after what the store refused earlier in the turn; refused again, kept for the next try. */
   private async persistItems(turn: RunningTurn, versions: readonly ItemVersion[]): Promise<void> {
+    const writes = turn.withRefusedItems(versions);
     try {
-      if (versions.length === 1) await this.store.items.upsert(versions[0]);
-      else await this.store.items.upsertMany(versions);
+      if (writes.length === 1) await this.store.items.upsert(writes[0]);
+      else await this.store.items.upsertMany(writes);
+      turn.itemWriteSettled(writes, false);
     } catch (error) {
+      turn.itemWriteSettled(writes, true);
       await this.warn(turn, 'store', causeMessage(error));
     }
   }

@@ -72,7 +72,7 @@ export class TurnShutdown {
     this.approvals.forgetTurn(turn.turnId);
     this.activeTurns.release(turn.threadId);
     const now = Date.now();
-    const items: ItemVersion[] = turn.projector
+    const interrupted: ItemVersion[] = turn.projector
       .liveItems()
       .filter((version) => version.item.status === 'inProgress')
       .map((version) => ({
@@ -80,6 +80,8 @@ export class TurnShutdown {
         createdSeq: version.createdSeq,
         changeSeq: turn.changeCounter.next(),
       }));
+    // With whatever the store refused during the turn (their notifications went out).
+    const items = turn.withRefusedItems(interrupted);
     try {
       await this.store.finishTurn({
         threadId: turn.threadId,
