@@ -28,6 +28,11 @@ export interface ThreadEventRelay {
   onRemoteEvent(listener: (event: RelayedThreadEvent) => void): void;
   /** How far this instance's published events of the thread go (what a snapshot taken now includes). */
   markOf(threadId: string): RelayMark;
+  /**
+   * Which threads run (or are starting) a turn of this instance: what the relay re-reads from the
+   * store after a gap never announces such a turn as another instance's.
+   */
+  setLocalTurns(isLocalTurn: (threadId: string) => boolean): void;
 }
 
 export const THREAD_EVENT_RELAY = Symbol('THREAD_EVENT_RELAY');

@@ -51,9 +51,13 @@ export class LostInstanceAnnouncer {
       useFactory: (
         local: ThreadEventRouting,
         cluster: PostgresCluster | null,
-      ): RelayingThreadEventBus | null =>
-        cluster === null ? null : new RelayingThreadEventBus(local, cluster.relay),
-      inject: [ThreadEventRouting, POSTGRES_CLUSTER],
+        activeTurns: ActiveTurns,
+      ): RelayingThreadEventBus | null => {
+        if (cluster === null) return null;
+        cluster.relay.setLocalTurns((threadId) => activeTurns.isBusy(threadId));
+        return new RelayingThreadEventBus(local, cluster.relay);
+      },
+      inject: [ThreadEventRouting, POSTGRES_CLUSTER, ActiveTurns],
     },
     {
       provide: THREAD_EVENT_BUS,

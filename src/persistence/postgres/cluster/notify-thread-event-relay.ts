@@ -87,6 +87,10 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     this.listeners.push(listener);
   }
 
+  setLocalTurns(isLocalTurn: (threadId: string) => boolean): void {
+    this.turnEnds.setLocalTurns(isLocalTurn);
+  }
+
   private receive(message: EventMessage): void {
     const key = `${message.from}\u0000${message.threadId}`;
     const last = this.received.get(key);

@@ -42,53 +42,67 @@ export class RemoteTurnEnds {
   private readonly open = new Map<string, Map<string, string>>();
   /** threadId → turnId → its instance, for turns whose end was delivered from the store. */
   private readonly restored = new Map<string, Map<string, string>>();
-  /** threadId → the instance whose `thread/status/changed(idle)` was delivered from the store. */
-  private readonly idleRestored = new Map<string, string>();
-  /** threadId → the turn whose start was delivered from the store, and its instance. */
-  private readonly startRestored = new Map<string, { turnId: string; origin: string }>();
-  /** threadId → the turn this instance runs there: never announced again from the store. */
-  private readonly ownRunning = new Map<string, string>();
+  /**
+   * threadId → a turn whose end was delivered from the store, and its instance: that instance's
+   * `thread/status/changed(idle)` for it, if it still comes, is a late copy (or, when a later turn
+   * runs, would show the thread idle beside it). It comes before anything of a later turn.
+   */
+  private readonly idleRestored = new Map<string, { origin: string; turnId: string }>();
+  /**
+   * threadId → the turn whose start was delivered from the store. A running status or its
+   * turn/started still arriving (from whichever instance runs it) is a late copy; they come before
+   * anything else of that turn.
+   */
+  private readonly startRestored = new Map<string, string>();
+  /** Whether this instance holds the thread's turn slot (its own turn: never announced from the store). */
+  private isLocalTurn: (threadId: string) => boolean = () => false;
 
   constructor(private readonly store: ThreadStore) {}
 
+  setLocalTurns(isLocalTurn: (threadId: string) => boolean): void {
+    this.isLocalTurn = isLocalTurn;
+  }
+
   /**
    * Notes an event received from `origin`, in delivery order; false when it repeats what was
-   * delivered from the store (the restored turn's end, its idle, or any later event of that turn).
+   * delivered from the store (a restored turn's start or end, its idle, or any later event of a
+   * turn whose end was restored).
    */
   observe(origin: string, event: RelayedThreadEvent): boolean {
     const { threadId } = event;
     const params = event.params as { turnId?: unknown; status?: unknown };
-    if (event.name === 'thread/status/changed' && params.status === 'idle') {
-      if (this.idleRestored.get(threadId) !== origin) return true;
-      this.idleRestored.delete(threadId);
-      return false;
-    }
-    const start = this.startRestored.get(threadId);
-    if (start?.origin === origin) {
-      // The sender's own start of that turn, if it still comes, comes before anything else of it.
-      if (event.name === 'thread/status/changed' && params.status === 'running') return false;
-      if (typeof params.turnId === 'string') {
-        this.startRestored.delete(threadId);
-        if (event.name === 'turn/started' && params.turnId === start.turnId) return false;
+    const turnId = typeof params.turnId === 'string' ? params.turnId : undefined;
+    const status = event.name === 'thread/status/changed' ? params.status : undefined;
+    const idle = this.idleRestored.get(threadId);
+    if (idle?.origin === origin) {
+      if (status === 'idle') {
+        this.idleRestored.delete(threadId);
+        return false;
       }
+      if (turnId !== undefined && turnId !== idle.turnId) this.idleRestored.delete(threadId);
     }
-    if (typeof params.turnId !== 'string') return true;
+    const started = this.startRestored.get(threadId);
+    if (started !== undefined) {
+      if (status === 'running') return false;
+      if (event.name === 'turn/started' || turnId === started) this.startRestored.delete(threadId);
+      if (event.name === 'turn/started' && turnId === started) return false;
+    }
+    if (turnId === undefined) return true;
     const restored = this.restored.get(threadId);
-    if (restored?.has(params.turnId) === true) {
-      if (event.name === 'turn/completed') this.forget(this.restored, threadId, params.turnId);
+    if (restored?.has(turnId) === true) {
+      if (event.name === 'turn/completed') this.forget(this.restored, threadId, turnId);
       return false;
     }
     if (event.name === 'turn/started') {
       // One sender's events come in order: a restored end it had not sent before this start
       // never comes.
-      for (const [turnId, from] of restored ?? [])
-        if (from === origin) this.forget(this.restored, threadId, turnId);
-      if (this.idleRestored.get(threadId) === origin) this.idleRestored.delete(threadId);
+      for (const [restoredId, from] of restored ?? [])
+        if (from === origin) this.forget(this.restored, threadId, restoredId);
       const turns = this.open.get(threadId) ?? new Map<string, string>();
-      turns.set(params.turnId, origin);
+      turns.set(turnId, origin);
       this.open.set(threadId, turns);
     } else if (event.name === 'turn/completed') {
-      this.forget(this.open, threadId, params.turnId);
+      this.forget(this.open, threadId, turnId);
     }
     return true;
   }
@@ -101,15 +115,13 @@ export class RemoteTurnEnds {
   observeOwn(event: RelayedThreadEvent): void {
     const { threadId } = event;
     const { turnId } = event.params as { turnId?: unknown };
-    if (event.name === 'turn/started' && typeof turnId === 'string') {
+    if (event.name === 'turn/started') {
       this.open.delete(threadId);
       this.restored.delete(threadId);
       this.idleRestored.delete(threadId);
       this.startRestored.delete(threadId);
-      this.ownRunning.set(threadId, turnId);
     } else if (event.name === 'turn/completed' && typeof turnId === 'string') {
       this.forget(this.open, threadId, turnId);
-      if (this.ownRunning.get(threadId) === turnId) this.ownRunning.delete(threadId);
     }
   }
 
@@ -120,12 +132,12 @@ export class RemoteTurnEnds {
   restoreStart(snapshot: StoredThreadSnapshot, origin: string): RelayedThreadEvent[] {
     const { threadId } = snapshot.thread;
     const turnId = snapshot.turns.find((turn) => turn.status === 'running')?.turnId;
-    if (turnId === undefined || this.ownRunning.get(threadId) === turnId) return [];
+    if (turnId === undefined || this.isLocalTurn(threadId)) return [];
     if (this.open.get(threadId)?.has(turnId) === true) return [];
     const turns = this.open.get(threadId) ?? new Map<string, string>();
     turns.set(turnId, origin);
     this.open.set(threadId, turns);
-    this.startRestored.set(threadId, { turnId, origin });
+    this.startRestored.set(threadId, turnId);
     return [
       ...(snapshot.thread.archivedAt === null
         ? [{ threadId, name: 'thread/status/changed' as const, params: { threadId, status: 'running' } }]
@@ -172,10 +184,12 @@ export class RemoteTurnEnds {
       }
       events.push(...storedItemStates(snapshot, (itemTurnId) => itemTurnId === turnId));
       if (turn.status === 'running') continue;
-      // Idle only if nothing started on the thread since: a later turn's status is its own.
-      if (snapshot.thread.archivedAt === null && snapshot.turns.at(-1)?.turnId === turnId) {
-        events.push({ threadId, name: 'thread/status/changed', params: { threadId, status: 'idle' } });
-        this.idleRestored.set(threadId, origin);
+      // Idle only if nothing started on the thread since: a later turn's status is its own. Either
+      // way the sender's own idle for this turn, if it still comes, is not delivered.
+      if (snapshot.thread.archivedAt === null) {
+        if (snapshot.turns.at(-1)?.turnId === turnId)
+          events.push({ threadId, name: 'thread/status/changed', params: { threadId, status: 'idle' } });
+        this.idleRestored.set(threadId, { origin, turnId });
       }
       // The stored `result` is the params without these four members (turn-completion.ts).
       const params = {

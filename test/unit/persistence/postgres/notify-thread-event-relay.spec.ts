@@ -342,14 +342,48 @@ describe('NotifyThreadEventRelay', () => {
       }, 'turn_s');
     });
 
-    it("a gap never announces this instance's own running turn", async () => {
+    it("a gap shown by the previous turn's event, the store already past it: each event once, no idle beside the running turn", async () => {
+      await onEndedTurn(async ({ channel, received }) => {
+        channel.deliver(turnE(1, 'turn/started'));
+        // Lost: 2 (an item of turn_e). By the time the repair reads the store turn_e has ended and
+        // turn_s runs; the sender's 3…7 (turn_e's last item, idle and end, turn_s's running and
+        // start) arrive behind it.
+        channel.deliver(
+          fromA(3, 'item/completed', { threadId: 'thread_e', turnId: 'turn_e', itemId: 'item_e' }),
+        );
+        channel.deliver(fromA(4, 'thread/status/changed', { threadId: 'thread_e', status: 'idle' }));
+        channel.deliver(turnE(5, 'turn/completed'));
+        channel.deliver(fromA(6, 'thread/status/changed', { threadId: 'thread_e', status: 'running' }));
+        channel.deliver(fromA(7, 'turn/started', { threadId: 'thread_e', turnId: 'turn_s' }));
+        channel.deliver(fromA(8, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
+        await settle(received, 6);
+        expect(
+          received.map((e) => [
+            e.name,
+            (e.params as { turnId?: string; status?: string }).turnId ??
+              (e.params as { status?: string }).status,
+          ]),
+        ).toEqual([
+          ['turn/started', 'turn_e'],
+          ['item/completed', 'turn_e'],
+          ['turn/completed', 'turn_e'],
+          ['thread/status/changed', 'running'],
+          ['turn/started', 'turn_s'],
+          ['item/agentMessage/delta', 'turn_s'],
+        ]);
+        // turn_s's own end still gets its idle.
+        channel.deliver(fromA(9, 'thread/status/changed', { threadId: 'thread_e', status: 'idle' }));
+        channel.deliver(fromA(10, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_s' }));
+        await settle(received, 8);
+        expect(received.slice(6).map((e) => e.name)).toEqual(['thread/status/changed', 'turn/completed']);
+      }, 'turn_s');
+    });
+
+    it("a gap never announces a turn of this instance's own", async () => {
       await onEndedTurn(async ({ channel, relay, received }) => {
+        // turn_s is this instance's: begun in the store, its slot held here, not yet announced.
+        relay.setLocalTurns((threadId) => threadId === 'thread_e');
         channel.deliver(turnE(1, 'turn/completed'));
-        relay.publish({
-          threadId: 'thread_e',
-          name: 'turn/started',
-          params: { threadId: 'thread_e', turnId: 'turn_s' },
-        });
         channel.deliver(fromA(3, 'thread/updated', { threadId: 'thread_e' }));
         await settle(received, 2);
         expect(received.map((e) => e.name)).toEqual(['turn/completed', 'thread/updated']);
