@@ -183,7 +183,6 @@ describe('the installed launcher, started as Chrome starts it', () => {
   it.each([
     ['another extension', 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],
     ['no caller at all', ''],
-    ['a caller that looks like an option', '--listen=stdio'],
   ])(
     'refuses a caller not in the allow-list (%s): exit 2, the exact message, no frame',
     async (_label, other) => {

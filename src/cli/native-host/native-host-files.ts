@@ -92,8 +92,7 @@ export function launcherScript(
     '#!/bin/sh',
     `# vv-agent native messaging host ${name} for ${browser}, written by \`vv-agent native-host install\`.`,
     `# \`vv-agent native-host uninstall --browser ${browser} --name ${name}\` removes it and its manifest.`,
-    // `=`: the browser's caller is the value even when empty or starting with `--`.
-    `exec ${words.join(' ')} --native-caller=${callerArgument(browser)}`,
+    `exec ${words.join(' ')} --native-caller ${callerArgument(browser)}`,
     '',
   ].join('\n');
 }

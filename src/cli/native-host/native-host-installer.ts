@@ -145,7 +145,8 @@ function windowsInstallInstructions(request: NativeHostInstall, context: Install
   const launcher = win32.join(directory, `${request.name}-${request.browser}.cmd`);
   const manifest = win32.join(directory, `${request.name}-${request.browser}.json`);
   const command = hostCommand(request, context);
-  const callerArgument = request.browser === 'firefox' ? '%2' : '%1';
+  // Quoted (`%~n` drops the browser's own quotes), so an absent caller is still passed, empty.
+  const callerArgument = request.browser === 'firefox' ? '"%~2"' : '"%~1"';
   const quoted = (word: string): string => (/^--[a-z-]+$/.test(word) ? word : `"${word}"`);
   const launcherLine = [
     quoted(command.nodePath),
