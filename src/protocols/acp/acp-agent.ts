@@ -207,6 +207,8 @@ export class AcpAgent {
         throw toAcpError(error, threadId);
       }
       const completion = client.awaitTurn(threadId, started.response.turnId);
+      // Awaited below; a connection closing while the turn begins must not reject it unobserved.
+      completion.catch(() => undefined);
       await started.begin();
       pending.running = true;
       // A cancel that came while the turn was starting had nothing to interrupt yet: it does now.
