@@ -480,7 +480,7 @@ describe('thread operations across instances (postgres.md §2)', () => {
 });
 
 describe('resume across instances (postgres.md §2)', () => {
-  it("thread/resume on B while A streams: A's live snapshot, then A's later deltas gapless and without duplicates", async () => {
+  it("thread/read and thread/resume on B while A streams: A's live items, then (resume) A's later deltas gapless and without duplicates", async () => {
     const start = gate();
     const fragments = Array.from({ length: 400 }, (_, index) => `f${index} `);
     sandbox.model.enqueue(slowTextReply(fragments, 2, start.promise));
@@ -496,6 +496,11 @@ describe('resume across instances (postgres.md §2)', () => {
     // Some more deltas on A first: the snapshot B gets is in the middle of the stream.
     let seen = 0;
     await a.collectUntil((m) => m.method === 'item/agentMessage/delta' && ++seen === 5);
+
+    // thread/read on B shows the message's text so far too (protocol.md §8.5), asked of A.
+    const read = await b.call<{ items: SnapshotItem[] }>('thread/read', { threadId });
+    const readText = read.items.find((item) => item.type === 'agentMessage')?.payload.text ?? '';
+    expect(readText.startsWith('f0 f1 f2 f3 f4 f5 ')).toBe(true);
 
     const snapshot = await b.call<{
       thread: { status: string };

@@ -198,6 +198,8 @@ export class ThreadsService {
     const turn = this.activeTurns.live(threadId);
     if (turn === undefined) return undefined;
     const state: LiveState = { items: turn.projector.liveItems(), mark: this.join.markOf(threadId) };
+    // A read (thread/read, a resume without subscribe) takes nothing over.
+    if (params.requesterId === undefined) return { result: state };
     const requester = remoteOwnerId(origin, String(params.requesterId));
     return { result: state, afterAnswer: () => void this.ownership.claimIfUnowned(threadId, requester) };
   }
@@ -351,7 +353,7 @@ export class ThreadsService {
   ): Promise<ThreadSnapshot> {
     const stored = await this.store.readThread(threadId, window);
     if (stored === null) throw DomainErrors.threadNotFound();
-    const live = heldLive ?? this.liveVersions(threadId);
+    const live = heldLive ?? (await this.currentLiveVersions(threadId, stored.thread.activeTurnId));
     const held = heldLive === undefined ? null : new Set(heldLive.map((version) => version.item.itemId));
     const storedItems =
       held === null
@@ -366,6 +368,19 @@ export class ThreadsService {
 
   private liveVersions(threadId: string): ItemVersion[] {
     return this.activeTurns.live(threadId)?.projector.liveItems() ?? [];
+  }
+
+  /**
+   * The running turn's in-memory items (protocol.md §8.5: a read returns an in-progress item's
+   * latest state), asked of the instance that runs it when that is another one (postgres.md §2).
+   * If it does not answer, the stored states are the answer.
+   */
+  private async currentLiveVersions(threadId: string, activeTurnId: string | null): Promise<ItemVersion[]> {
+    const local = this.activeTurns.live(threadId);
+    if (local !== undefined || activeTurnId === null || this.remote === null)
+      return this.liveVersions(threadId);
+    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId }).catch(() => null);
+    return answer !== null && 'result' in answer ? (answer.result as LiveState).items : [];
   }
 
   private toWire(thread: StoredThread): AppThread {
