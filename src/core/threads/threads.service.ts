@@ -351,9 +351,15 @@ export class ThreadsService {
     window: ItemWindow,
     heldLive?: readonly ItemVersion[],
   ): Promise<ThreadSnapshot> {
-    const stored = await this.store.readThread(threadId, window);
+    let stored = await this.store.readThread(threadId, window);
     if (stored === null) throw DomainErrors.threadNotFound();
-    const live = heldLive ?? (await this.currentLiveVersions(threadId, stored.thread.activeTurnId));
+    let live = heldLive ?? (await this.currentLiveVersions(threadId, stored.thread.activeTurnId));
+    if (live === null) {
+      // The owner did not answer: its turn may have ended meanwhile, so the store is read again.
+      stored = await this.store.readThread(threadId, window);
+      if (stored === null) throw DomainErrors.threadNotFound();
+      live = [];
+    }
     const held = heldLive === undefined ? null : new Set(heldLive.map((version) => version.item.itemId));
     const storedItems =
       held === null
@@ -373,14 +379,17 @@ export class ThreadsService {
   /**
    * The running turn's in-memory items (protocol.md §8.5: a read returns an in-progress item's
    * latest state), asked of the instance that runs it when that is another one (postgres.md §2).
-   * If it does not answer, the stored states are the answer.
+   * null when it does not answer.
    */
-  private async currentLiveVersions(threadId: string, activeTurnId: string | null): Promise<ItemVersion[]> {
+  private async currentLiveVersions(
+    threadId: string,
+    activeTurnId: string | null,
+  ): Promise<ItemVersion[] | null> {
     const local = this.activeTurns.live(threadId);
     if (local !== undefined || activeTurnId === null || this.remote === null)
       return this.liveVersions(threadId);
     const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId }).catch(() => null);
-    return answer !== null && 'result' in answer ? (answer.result as LiveState).items : [];
+    return answer !== null && 'result' in answer ? (answer.result as LiveState).items : null;
   }
 
   private toWire(thread: StoredThread): AppThread {

@@ -48,9 +48,9 @@ export class RunningTurn {
   settledResult: RunResult | null = null;
   /**
    * Item states the store refused (e.g. SQLITE_BUSY past the busy timeout) although their
-   * notifications went out: written again with the turn's next item write — its finalization
-   * always makes one — or with the turn's write at shutdown, so a replayed item still equals its
-   * last notification once the store accepts writes again (protocol.md §8.5).
+   * notifications went out: written again with the turn's next item write and with its finish (or
+   * its write at shutdown), so a replayed item still equals its last notification once the store
+   * accepts writes again (protocol.md §8.5).
    */
   private refusedItems: ItemVersion[] = [];
   private persistenceClaim: PersistenceClaimant | null = null;
@@ -89,10 +89,6 @@ export class RunningTurn {
   /** Records the outcome of writing `withRefusedItems(…)`: kept for the next write when refused. */
   itemWriteSettled(written: readonly ItemVersion[], refused: boolean): void {
     this.refusedItems = refused ? [...written] : [];
-  }
-
-  get hasRefusedItems(): boolean {
-    return this.refusedItems.length > 0;
   }
 
   /** The first claim wins, so the turn is finished exactly once (or, when lost, not here at all). */

@@ -71,14 +71,18 @@ export class TurnFinalizer {
     // One "now" for the turn's completedAt and the thread's updatedAt (§8.5 step 2).
     const { completedAt } = finalization;
     const base = { threadId: turn.threadId, turnId: turn.turnId, now: completedAt };
+    // Item states the store refused during the turn are part of its atomic finish (§8.5 step 2).
+    const items = turn.withRefusedItems([]);
     try {
       const written = await this.store.finishTurn({
         ...base,
         completion: { status: finalization.status, completedAt, result: finalization.result },
+        items,
         messages: finalization.messages,
         compactedHistory: finalization.compactedHistory,
         promptSize: finalization.promptSize,
       });
+      turn.itemWriteSettled(items, false);
       return written ? finalization.turnCompleted : null;
     } catch (error) {
       const message = causeMessage(error);

@@ -148,8 +148,9 @@ export class TurnForwarder {
     const check = this.lease.check();
     if (check !== null) await check;
     if (turn.abandoned) return;
-    if (versions.length > 0 || turn.hasRefusedItems)
-      await this.persistItems(turn, coalesceItemVersions(versions));
+    // A batch of deltas alone writes nothing: refused states wait for the next item state (or the
+    // finish) rather than a store attempt and a warning per chunk.
+    if (versions.length > 0) await this.persistItems(turn, coalesceItemVersions(versions));
     for (const notification of notifications) {
       if (turn.abandoned) return;
       await this.send(turn, notification);

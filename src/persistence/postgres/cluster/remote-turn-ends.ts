@@ -37,6 +37,13 @@ export function storedItemStates(
     }));
 }
 
+/**
+ * How long after a restore a sender's copy of what it restored can still arrive: only NOTIFYs
+ * already in flight when the store was read, so milliseconds; past this the marks are let go
+ * (the events lost with a connection never arrive, and a stale mark would drop a later one).
+ */
+const LATE_COPY_WINDOW_MS = 2_000;
+
 export class RemoteTurnEnds {
   /** threadId → turnId → the instance running it. */
   private readonly open = new Map<string, Map<string, string>>();
@@ -47,13 +54,13 @@ export class RemoteTurnEnds {
    * `thread/status/changed(idle)` for it, if it still comes, is a late copy (or, when a later turn
    * runs, would show the thread idle beside it). It comes before anything of a later turn.
    */
-  private readonly idleRestored = new Map<string, { origin: string; turnId: string }>();
+  private readonly idleRestored = new Map<string, { origin: string; turnId: string; at: number }>();
   /**
    * threadId → the turn whose start was delivered from the store. A running status or its
    * turn/started still arriving (from whichever instance runs it) is a late copy; they come before
    * anything else of that turn.
    */
-  private readonly startRestored = new Map<string, string>();
+  private readonly startRestored = new Map<string, { turnId: string; at: number }>();
   /** Whether this instance holds the thread's turn slot (its own turn: never announced from the store). */
   private isLocalTurn: (threadId: string) => boolean = () => false;
 
@@ -73,19 +80,22 @@ export class RemoteTurnEnds {
     const params = event.params as { turnId?: unknown; status?: unknown };
     const turnId = typeof params.turnId === 'string' ? params.turnId : undefined;
     const status = event.name === 'thread/status/changed' ? params.status : undefined;
+    const now = Date.now();
     const idle = this.idleRestored.get(threadId);
-    if (idle?.origin === origin) {
+    if (idle !== undefined && now - idle.at > LATE_COPY_WINDOW_MS) this.idleRestored.delete(threadId);
+    else if (idle?.origin === origin) {
       if (status === 'idle') {
         this.idleRestored.delete(threadId);
         return false;
       }
       if (turnId !== undefined && turnId !== idle.turnId) this.idleRestored.delete(threadId);
     }
-    const started = this.startRestored.get(threadId);
-    if (started !== undefined) {
+    const start = this.startRestored.get(threadId);
+    if (start !== undefined && now - start.at > LATE_COPY_WINDOW_MS) this.startRestored.delete(threadId);
+    else if (start !== undefined) {
       if (status === 'running') return false;
-      if (event.name === 'turn/started' || turnId === started) this.startRestored.delete(threadId);
-      if (event.name === 'turn/started' && turnId === started) return false;
+      if (event.name === 'turn/started' || turnId === start.turnId) this.startRestored.delete(threadId);
+      if (event.name === 'turn/started' && turnId === start.turnId) return false;
     }
     if (turnId === undefined) return true;
     const restored = this.restored.get(threadId);
@@ -137,7 +147,7 @@ export class RemoteTurnEnds {
     const turns = this.open.get(threadId) ?? new Map<string, string>();
     turns.set(turnId, origin);
     this.open.set(threadId, turns);
-    this.startRestored.set(threadId, turnId);
+    this.startRestored.set(threadId, { turnId, at: Date.now() });
     return [
       ...(snapshot.thread.archivedAt === null
         ? [{ threadId, name: 'thread/status/changed' as const, params: { threadId, status: 'running' } }]
@@ -184,13 +194,15 @@ export class RemoteTurnEnds {
       }
       events.push(...storedItemStates(snapshot, (itemTurnId) => itemTurnId === turnId));
       if (turn.status === 'running') continue;
-      // Idle only if nothing started on the thread since: a later turn's status is its own. Either
-      // way the sender's own idle for this turn, if it still comes, is not delivered.
+      // Idle unless a turn runs on the thread now (its status is its own). Either way the sender's
+      // own idle for this turn, if it still comes, is not delivered: it would repeat this one, or
+      // show the thread idle beside the running turn.
       if (snapshot.thread.archivedAt === null) {
-        if (snapshot.turns.at(-1)?.turnId === turnId)
+        if (!snapshot.turns.some((candidate) => candidate.status === 'running'))
           events.push({ threadId, name: 'thread/status/changed', params: { threadId, status: 'idle' } });
-        this.idleRestored.set(threadId, { origin, turnId });
+        this.idleRestored.set(threadId, { origin, turnId, at: Date.now() });
       }
+      if (this.startRestored.get(threadId)?.turnId === turnId) this.startRestored.delete(threadId);
       // The stored `result` is the params without these four members (turn-completion.ts).
       const params = {
         threadId,

@@ -457,7 +457,7 @@ describe('turn lifecycle', () => {
     });
   });
 
-  it('reports store failures during a turn as error/warning store and completes the turn', async () => {
+  it('reports store failures during a turn as error/warning store; a finish that cannot store its items ends the turn failed, as stored', async () => {
     live = await LiveAppServer.start({ steps: [finish('first'), finish('done')] });
     const client = await live.connect();
     const threadId = await live.startThread(client);
@@ -481,7 +481,14 @@ describe('turn lifecycle', () => {
         message: expect.stringContaining('items'),
       });
     }
-    expect(completed.params).toMatchObject({ status: 'completed', finalOutput: 'done' });
+    // The refused item states are part of the turn's atomic finish (§8.5 step 2), which the store
+    // refuses too: the turn ends failed with the store error, and that is what is stored.
+    expect(completed.params).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^store error: .*items/),
+    });
     expect(client.labels(from).slice(-2)).toEqual(['thread/status/changed(idle)', 'turn/completed']);
+    const [, stored] = (await store.readThread(threadId))!.turns;
+    expect(stored).toMatchObject({ turnId, status: 'failed' });
   });
 });

@@ -198,6 +198,7 @@ describe('NotifyThreadEventRelay', () => {
       channel: ChannelStandIn;
       relay: NotifyThreadEventRelay;
       received: RelayedThreadEvent[];
+      store: Awaited<ReturnType<typeof driver.open>>;
     }
 
     /** A relay over a real store holding endedTurn (and `laterTurnId` running after it). */
@@ -217,7 +218,7 @@ describe('NotifyThreadEventRelay', () => {
         const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, store);
         const received: RelayedThreadEvent[] = [];
         relay.onRemoteEvent((event) => received.push(event));
-        await body({ channel, relay, received });
+        await body({ channel, relay, received, store });
       } finally {
         await store.close();
       }
@@ -377,6 +378,38 @@ describe('NotifyThreadEventRelay', () => {
         await settle(received, 8);
         expect(received.slice(6).map((e) => e.name)).toEqual(['thread/status/changed', 'turn/completed']);
       }, 'turn_s');
+    });
+
+    it('a reconnect finding a later turn ended too: the idle comes from the store, and a later idle of the sender is delivered', async () => {
+      await onEndedTurn(async ({ channel, received, store }) => {
+        await store.finishTurn({
+          threadId: 'thread_e',
+          turnId: 'turn_t',
+          completion: { status: 'completed', completedAt: 12, result: STORED_RESULT },
+          messages: [],
+          now: 12,
+        });
+        channel.deliver(turnE(1, 'turn/started'));
+        channel.reconnect();
+        await settle(received, 4);
+        expect(received.slice(1).map((e) => e.name)).toEqual([
+          'item/completed',
+          'thread/status/changed',
+          'turn/completed',
+        ]);
+        // Past the window for late copies, the sender's next idle (another turn's) is its own.
+        const realNow = Date.now.bind(Date);
+        jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_000);
+        try {
+          channel.deliver(fromA(9, 'thread/status/changed', { threadId: 'thread_e', status: 'idle' }));
+          await settle(received, 5);
+        } finally {
+          jest.restoreAllMocks();
+        }
+        expect(received.slice(4).map((e) => [e.name, (e.params as { status?: string }).status])).toEqual([
+          ['thread/status/changed', 'idle'],
+        ]);
+      }, 'turn_t');
     });
 
     it("a gap never announces a turn of this instance's own", async () => {
