@@ -1,7 +1,8 @@
 /**
  * Package entry (`require('vv-agent-app-server')`): everything at once — the runtime, the Nest
- * pieces, the committed schemas and the typed client. Applications that need one part import its subpath instead
- * (`vv-agent-app-server/client`, `/runtime`, `/nest`, `/schema`) and load only that part.
+ * pieces, the committed schemas and the typed client. Applications that need one part import its
+ * subpath instead (`vv-agent-app-server/client`, `/runtime`, `/nest`, `/schema`) and load only that
+ * part.
  */
 export * from './runtime';
 

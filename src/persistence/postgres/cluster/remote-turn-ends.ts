@@ -5,9 +5,9 @@
  * connection was replaced — this instance's own, or the sender's, which says so once it is back —
  * the open turns' final item states and, for those that ended meanwhile, their ends are read back
  * from the store and delivered as the sender sent them: `thread/status/changed(idle)` (unless
- * archived, and only if no later turn started) and `turn/completed` with the stored result. If
- * the sender's own copies still arrive after that, they are dropped, so a subscriber gets each
- * once and nothing of a turn after its turn/completed. The other way round, a turn whose start
+ * archived, and only if no turn runs on the thread now) and `turn/completed` with the stored
+ * result. If the sender's own copies still arrive after that, they are dropped, so a subscriber
+ * gets each once and nothing of a turn after its turn/completed. The other way round, a turn whose start
  * was lost (it began while a connection was being replaced) is announced from the store when the
  * gap shows, before its items: `thread/status/changed(running)` (unless archived) and
  * `turn/started`, and the sender's late copies of those two are dropped.
