@@ -386,8 +386,8 @@ export class ThreadsService {
     activeTurnId: string | null,
   ): Promise<ItemVersion[] | null> {
     const local = this.activeTurns.live(threadId);
-    if (local !== undefined || activeTurnId === null || this.remote === null)
-      return this.liveVersions(threadId);
+    if (local !== undefined) return local.projector.liveItems();
+    if (activeTurnId === null || this.remote === null) return [];
     const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId }).catch(() => null);
     return answer !== null && 'result' in answer ? (answer.result as LiveState).items : null;
   }

@@ -86,9 +86,14 @@ export class RunningTurn {
       : coalesceItemVersions([...this.refusedItems, ...versions]);
   }
 
-  /** Records the outcome of writing `withRefusedItems(…)`: kept for the next write when refused. */
-  itemWriteSettled(written: readonly ItemVersion[], refused: boolean): void {
-    this.refusedItems = refused ? [...written] : [];
+  /** A write of `withRefusedItems(…)` was refused: kept whole for the next write. */
+  itemsRefused(writes: readonly ItemVersion[]): void {
+    this.refusedItems = [...writes];
+  }
+
+  /** A write of `withRefusedItems(…)` was stored: nothing is owed any more. */
+  itemsWritten(): void {
+    this.refusedItems = [];
   }
 
   /** The first claim wins, so the turn is finished exactly once (or, when lost, not here at all). */

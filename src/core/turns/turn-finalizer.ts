@@ -82,7 +82,7 @@ export class TurnFinalizer {
         compactedHistory: finalization.compactedHistory,
         promptSize: finalization.promptSize,
       });
-      turn.itemWriteSettled(items, false);
+      turn.itemsWritten();
       return written ? finalization.turnCompleted : null;
     } catch (error) {
       const message = causeMessage(error);

@@ -174,9 +174,9 @@ export class TurnForwarder {
     try {
       if (writes.length === 1) await this.store.items.upsert(writes[0]);
       else await this.store.items.upsertMany(writes);
-      turn.itemWriteSettled(writes, false);
+      turn.itemsWritten();
     } catch (error) {
-      turn.itemWriteSettled(writes, true);
+      turn.itemsRefused(writes);
       await this.warn(turn, 'store', causeMessage(error));
     }
   }

@@ -44,6 +44,11 @@ export function storedItemStates(
  */
 const LATE_COPY_WINDOW_MS = 2_000;
 
+/** Whether a watch for late copies, set at `at`, is over (read only when one is set). */
+function lapsed(mark: { at: number }): boolean {
+  return Date.now() - mark.at > LATE_COPY_WINDOW_MS;
+}
+
 export class RemoteTurnEnds {
   /** threadId → turnId → the instance running it. */
   private readonly open = new Map<string, Map<string, string>>();
@@ -80,9 +85,8 @@ export class RemoteTurnEnds {
     const params = event.params as { turnId?: unknown; status?: unknown };
     const turnId = typeof params.turnId === 'string' ? params.turnId : undefined;
     const status = event.name === 'thread/status/changed' ? params.status : undefined;
-    const now = Date.now();
     const idle = this.idleRestored.get(threadId);
-    if (idle !== undefined && now - idle.at > LATE_COPY_WINDOW_MS) this.idleRestored.delete(threadId);
+    if (idle !== undefined && lapsed(idle)) this.idleRestored.delete(threadId);
     else if (idle?.origin === origin) {
       if (status === 'idle') {
         this.idleRestored.delete(threadId);
@@ -91,7 +95,7 @@ export class RemoteTurnEnds {
       if (turnId !== undefined && turnId !== idle.turnId) this.idleRestored.delete(threadId);
     }
     const start = this.startRestored.get(threadId);
-    if (start !== undefined && now - start.at > LATE_COPY_WINDOW_MS) this.startRestored.delete(threadId);
+    if (start !== undefined && lapsed(start)) this.startRestored.delete(threadId);
     else if (start !== undefined) {
       if (status === 'running') return false;
       if (event.name === 'turn/started' || turnId === start.turnId) this.startRestored.delete(threadId);
