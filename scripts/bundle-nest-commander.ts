@@ -4,10 +4,12 @@
  * App Server itself depends on stay external, so the CLI shares them with the rest of the program;
  * `typescript` (cosmiconfig's loader for .ts config files) and `@fig/complete-commander` (shell
  * completion, with prettier) are loaded lazily by code the CLI never runs, so they stay out.
+ * `inquirer` stays out too (cli-bundle/inquirer-stand-in.ts).
  */
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inquirerStandIn } from './cli-bundle/inquirer-stand-in';
 
 const root = join(__dirname, '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -17,7 +19,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const shared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
 const outfile = join(root, 'dist', 'cli', 'nest-commander.js');
 
-buildSync({
+build({
   stdin: { contents: "module.exports = require('nest-commander');", resolveDir: root, loader: 'js' },
   bundle: true,
   platform: 'node',
@@ -25,7 +27,13 @@ buildSync({
   format: 'cjs',
   outfile,
   external: [...shared.flatMap((name) => [name, `${name}/*`]), 'typescript', '@fig/complete-commander'],
+  plugins: [inquirerStandIn(require.resolve('nest-commander', { paths: [root] }))],
   legalComments: 'eof',
   logLevel: 'warning',
-});
-process.stdout.write(`bundled nest-commander into ${outfile}\n`);
+}).then(
+  () => process.stdout.write(`bundled nest-commander into ${outfile}\n`),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

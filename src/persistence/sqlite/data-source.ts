@@ -38,7 +38,9 @@ export function createStoreDataSource(path: string, options: StoreDataSourceOpti
     entities: APP_SERVER_ENTITIES,
     migrations: APP_SERVER_MIGRATIONS,
     migrationsRun: true,
-    migrationsTransactionMode: 'each',
+    // One transaction for whatever is pending: an upgrade that fails part-way leaves the file as the
+    // previous version had it, and a new file costs one commit instead of one per migration.
+    migrationsTransactionMode: 'all',
     synchronize: false,
     logger: new StderrTypeOrmLogger(options.logLevels, options.logSink),
   });

@@ -1,5 +1,5 @@
 /** Closing and validating tool argument schemas (runtime.md §9.3). */
-import Ajv2020 from 'ajv/dist/2020';
+import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types';
 
@@ -69,10 +69,17 @@ export function closeSchema(schema: JsonSchema): JsonSchema {
  */
 export type SchemaOrigin = 'checked' | 'trusted';
 
+/** Ajv loads with the first schema it compiles: its ~80 modules are not part of every start-up. */
+function loadAjv2020(): typeof Ajv2020 {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load, see above
+  return (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default;
+}
+
 /** A trusted instance also leaves the meta-schemas out (`meta: false`): nothing on it refers to them. */
 function newAjv(origin: SchemaOrigin): Ajv2020 {
   const checked = origin === 'checked';
-  return new Ajv2020({
+  const Ajv = loadAjv2020();
+  return new Ajv({
     allErrors: true,
     strict: false,
     logger: false,

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import sqlite3 from 'sqlite3';
 import { AppServerStore, createStoreDataSource, StoreError } from '../../../../src/persistence/sqlite';
 import { APP_SERVER_MIGRATIONS } from '../../../../src/persistence/sqlite/migrations';
 import { makeTempDir, type TempDir } from '../store-test-support';
@@ -114,6 +115,42 @@ describe('AppServerStore schema and connection settings', () => {
       expect(await second.query('SELECT name FROM migrations')).toHaveLength(APP_SERVER_MIGRATIONS.length);
     } finally {
       await second.close();
+    }
+  });
+
+  it('runs pending migrations as one transaction: an upgrade failing part-way leaves the file as it was', async () => {
+    const path = dir.file('upgrade.sqlite');
+    const current = await AppServerStore.open(path);
+    // The file as the version before ContextCompaction left it, except that a column of the last
+    // migration is already there, so ThreadMcpServers fails after ContextCompaction ran.
+    for (const sql of [
+      'ALTER TABLE "conversation_messages" DROP COLUMN "superseded_by_turn_id"',
+      'ALTER TABLE "threads" DROP COLUMN "prompt_tokens"',
+      'ALTER TABLE "threads" DROP COLUMN "prompt_messages_since"',
+      `DELETE FROM migrations WHERE name IN ('ContextCompaction1780000001500', 'ThreadMcpServers1780000001600')`,
+    ])
+      await current.query(sql);
+    await current.close();
+
+    await expect(AppServerStore.open(path)).rejects.toThrow(/duplicate column name: mcp_servers_json/);
+
+    const raw = new sqlite3.Database(path);
+    const rows = (sql: string): Promise<NameRow[]> =>
+      new Promise((resolve, reject) =>
+        raw.all(sql, (error: Error | null, found: NameRow[]) => (error ? reject(error) : resolve(found))),
+      );
+    try {
+      const columns = await rows(`SELECT name FROM pragma_table_info('threads')`);
+      expect(columns.map((column) => column.name)).not.toContain('prompt_tokens');
+      expect(columns.map((column) => column.name)).toContain('mcp_servers_json');
+      const migrations = await rows('SELECT name FROM migrations ORDER BY id');
+      expect(migrations.map((m) => m.name)).toEqual([
+        'InitialSchema1780000000000',
+        'TurnOwnershipHardening1780000000001',
+        'ThreadForkOrigin1780000001400',
+      ]);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
     }
   });
 

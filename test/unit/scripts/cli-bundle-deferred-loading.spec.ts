@@ -1,0 +1,207 @@
+/**
+ * The CLI bundle's deferred-loading transforms (scripts/cli-bundle): each module they rewrite must
+ * export the same names with the same values, and load what it re-exports or requires only when
+ * that is first used.
+ */
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { deferRequires, TYPEORM_DEFERRED_REQUIRES } from '../../../scripts/cli-bundle/deferred-requires';
+import {
+  INQUIRER_ABSENT,
+  inquirerExportNames,
+  inquirerStandInSource,
+} from '../../../scripts/cli-bundle/inquirer-stand-in';
+import {
+  CLASS_VALIDATOR_DECORATORS,
+  lazyReexports,
+  NEST_INDEXES,
+  RXJS_INDEXES,
+  TYPEORM_INDEX,
+} from '../../../scripts/cli-bundle/lazy-reexports';
+import { driverStandInSource } from '../../../scripts/cli-bundle/typeorm-driver-stand-ins';
+
+type Exports = Record<string, unknown>;
+
+/** The real modules, as Node loads them, to compare the transformed ones with. */
+const loadReal = createRequire(__filename);
+
+/**
+ * Evaluates `source` as the module at `path`; its own `require` calls go to Node's loader (so they
+ * share the real modules) and are recorded in `required`.
+ */
+function evaluate(source: string, path: string, required: string[] = []): Exports {
+  const realRequire = createRequire(path);
+  const module = { exports: {} as Exports };
+  const recordingRequire = (id: string): unknown => {
+    required.push(id);
+    return realRequire(id);
+  };
+  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(
+    module.exports,
+    recordingRequire,
+    module,
+    path,
+    dirname(path),
+  );
+  return module.exports;
+}
+
+const relative = (ids: string[]): string[] => ids.filter((id) => id.startsWith('.'));
+
+describe('lazyReexports', () => {
+  const barrels: Array<[string, string, RegExp]> = [
+    [
+      'class-validator decorators (`__exportStar`)',
+      'class-validator/cjs/decorator/decorators.js',
+      CLASS_VALIDATOR_DECORATORS,
+    ],
+    ['TypeORM index (`tslib_1.__exportStar` and named getters)', 'typeorm/index.js', TYPEORM_INDEX],
+    ['rxjs index (named getters)', 'rxjs', RXJS_INDEXES],
+    ['rxjs/operators index (named getters)', 'rxjs/operators', RXJS_INDEXES],
+    ['@nestjs/common index (nested `export *`)', '@nestjs/common/index.js', NEST_INDEXES],
+    ['@nestjs/microservices index', '@nestjs/microservices/index.js', NEST_INDEXES],
+  ];
+
+  it.each(barrels)(
+    '%s: matched by its pattern, same names and values, nothing re-exported loaded up front',
+    (_name, id, pattern) => {
+      const path = require.resolve(id);
+      expect(pattern.test(path)).toBe(true);
+      const real = loadReal(path) as Exports;
+      const required: string[] = [];
+      const lazy = evaluate(lazyReexports(readFileSync(path, 'utf8'), path) ?? '', path, required);
+
+      const relativeRequiresOfOriginal = readFileSync(path, 'utf8').match(/require\("\.{1,2}\//g) ?? [];
+      expect(relativeRequiresOfOriginal.length).toBeGreaterThan(0);
+      const loadedUpFront = relative(required);
+      expect(Object.keys(lazy).sort()).toEqual(Object.keys(real).sort());
+      for (const name of Object.keys(real)) expect(lazy[name]).toBe(real[name]);
+      // Side-effect requires and named re-exports used by the module's own code stay eager.
+      expect(loadedUpFront.length).toBeLessThan(relativeRequiresOfOriginal.length / 4);
+    },
+  );
+
+  it('loads a re-exported module when one of its names is first read, and only that module', () => {
+    const path = require.resolve('class-validator/cjs/decorator/decorators.js');
+    const required: string[] = [];
+    const lazy = evaluate(lazyReexports(readFileSync(path, 'utf8'), path) ?? '', path, required);
+    expect(relative(required)).toEqual([]);
+    expect(typeof lazy.IsString).toBe('function');
+    expect(relative(required)).toEqual(['./typechecker/IsString']);
+  });
+
+  it('keeps the first module to export a name and skips "default", as `__exportStar` does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lazy-reexports-'));
+    try {
+      writeFileSync(join(dir, 'a.js'), 'exports.shared = "a"; exports.own = "a";');
+      writeFileSync(join(dir, 'b.js'), 'exports.shared = "b"; exports.onlyB = "b"; exports.default = "b";');
+      const path = join(dir, 'barrel.js');
+      const source = [
+        '"use strict";',
+        'Object.defineProperty(exports, "__esModule", { value: true });',
+        'exports.own = "barrel";',
+        '__exportStar(require("./a"), exports);',
+        '__exportStar(require("./b"), exports);',
+      ].join('\n');
+      const lazy = evaluate(lazyReexports(source, path) ?? '', path);
+      expect({ ...lazy }).toEqual({ own: 'barrel', shared: 'a', onlyB: 'b' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('returns null for a module without re-exports', () => {
+    const path = require.resolve('@nestjs/common/utils/shared.utils.js');
+    expect(lazyReexports(readFileSync(path, 'utf8'), path)).toBeNull();
+  });
+});
+
+describe('deferRequires', () => {
+  const at = require.resolve('typeorm/driver/DriverFactory.js');
+
+  it('defers a require read only through members; `new x_1.C()` still constructs the member', () => {
+    const source = [
+      '"use strict";',
+      'const path_1 = require("path");',
+      'function make() { return new path_1.constructor(); }',
+      'exports.join = (...parts) => path_1.join(...parts);',
+      'exports.make = make;',
+    ].join('\n');
+    const required: string[] = [];
+    const deferred = evaluate(deferRequires(source, at, ['path']), at, required);
+    expect(required).toEqual([]);
+    expect((deferred.join as (...parts: string[]) => string)('a', 'b')).toBe('a/b');
+    expect((deferred.make as () => unknown)()).toEqual({});
+    expect(required).toEqual(['path']);
+  });
+
+  it('leaves eager, with `all`, a require whose module object is used as a value; refuses it when named', () => {
+    const source = [
+      '"use strict";',
+      'const a_1 = require("path");',
+      'const b_1 = require("os");',
+      'exports.a = a_1;',
+      'exports.eol = () => b_1.EOL;',
+    ].join('\n');
+    const required: string[] = [];
+    const result = evaluate(deferRequires(source, at, 'all'), at, required);
+    expect(required).toEqual(['path']);
+    expect(result.a).toBe(loadReal('path'));
+    expect(() => deferRequires(source, at, ['path'])).toThrow(/used other than by reading a member/);
+    expect(() => deferRequires(source, at, ['fs'])).toThrow(/no top-level require of fs to defer/);
+  });
+
+  it.each(TYPEORM_DEFERRED_REQUIRES.map((rule) => [String(rule.module), rule] as const))(
+    'applies to the installed TypeORM module %s: nothing it defers loads with the module',
+    (_pattern, rule) => {
+      const file = ['driver/DriverFactory.js', 'platform/PlatformTools.js', 'util/StringUtils.js']
+        .map((name) => require.resolve(`typeorm/${name}`))
+        .find((candidate) => rule.module.test(candidate));
+      expect(file).toBeDefined();
+      const path = file as string;
+      const required: string[] = [];
+      const transformed = deferRequires(readFileSync(path, 'utf8'), path, rule.requires);
+      const deferredModule = evaluate(transformed, path, required);
+      const expectedAbsent =
+        rule.requires === 'all' ? ['./sqlite/SqliteDriver', './mysql/MysqlDriver'] : rule.requires;
+      for (const id of expectedAbsent) expect(required).not.toContain(id);
+      expect(Object.keys(deferredModule).sort()).toEqual(Object.keys(loadReal(path) as Exports).sort());
+    },
+  );
+
+  it('a deferred TypeORM function works once called (StringUtils.hash loads sha.js then)', () => {
+    const path = require.resolve('typeorm/util/StringUtils.js');
+    const required: string[] = [];
+    const deferred = evaluate(deferRequires(readFileSync(path, 'utf8'), path, ['sha.js']), path, required);
+    const real = loadReal(path) as { hash: (input: string) => string };
+    expect(required).not.toContain('sha.js');
+    expect((deferred.hash as (input: string) => string)('thread_items')).toBe(real.hash('thread_items'));
+    expect(required).toContain('sha.js');
+  });
+});
+
+describe('stand-ins for modules the CLI leaves out', () => {
+  it('inquirer: the same export names, each throwing the reason when read; a star import does not read them', () => {
+    const nestCommander = require.resolve('nest-commander');
+    const names = inquirerExportNames(nestCommander);
+    expect(names).toEqual(expect.arrayContaining(['prompt', 'createPromptModule', 'registerPrompt']));
+    const standIn = evaluate(inquirerStandInSource(names), nestCommander);
+    expect(Object.keys(standIn)).toEqual(names);
+    expect(() => standIn.prompt).toThrow(INQUIRER_ABSENT);
+    // nest-commander takes it as `__importStar(require("inquirer"))`, which copies getters lazily.
+    const { __importStar } = loadReal('tslib') as { __importStar: (module: Exports) => Exports };
+    const starred = __importStar(standIn);
+    expect(() => starred.prompt).toThrow(INQUIRER_ABSENT);
+  });
+
+  it('a left-out TypeORM driver module: its export names, each throwing the reason when read', () => {
+    const path = require.resolve('typeorm/driver/mysql/MysqlDriver.js');
+    const names = Object.keys(loadReal(path) as Exports);
+    const standIn = evaluate(driverStandInSource('mysql', names), path);
+    expect(Object.keys(standIn)).toEqual(names);
+    expect(() => standIn.MysqlDriver).toThrow(/"mysql" driver is not bundled .*SQLite or PostgreSQL/);
+  });
+});
