@@ -5,6 +5,7 @@
 import type { DataSource } from 'typeorm';
 import { createStoreDataSource, type StoreDataSourceOptions } from './data-source';
 import { PreparedStatements } from './prepared-statements';
+import { runSqliteMigrations } from './run-migrations';
 import { type StoreBackend, type StoreOpenOptions, TypeOrmAppServerStore } from '../typeorm/app-server-store';
 import { StoreError } from '../typeorm/store-errors';
 import { StoreExecutor } from '../typeorm/store-executor';
@@ -18,13 +19,25 @@ const SQLITE_BEGIN = 'BEGIN IMMEDIATE';
 
 export interface AppServerStoreOptions extends StoreDataSourceOptions, StoreOpenOptions {}
 
+/** Initializes `dataSource` and runs its migrations (run-migrations.ts); closes it again if they fail. */
+async function openMigrated(dataSource: DataSource): Promise<DataSource> {
+  dataSource.setOptions({ migrationsRun: false });
+  await dataSource.initialize();
+  try {
+    await runSqliteMigrations(dataSource);
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
+  return dataSource;
+}
+
 export class AppServerStore extends TypeOrmAppServerStore {
   /** Opens `path` (a file, created with its directory, or `:memory:`), migrates, then recovers turns. */
   static async open(path: string, options: AppServerStoreOptions = {}): Promise<AppServerStore> {
     let dataSource: DataSource;
     try {
-      dataSource = createStoreDataSource(path, options);
-      await dataSource.initialize();
+      dataSource = await openMigrated(createStoreDataSource(path, options));
     } catch (error) {
       throw StoreError.from(error);
     }

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_SERVER_ENTITIES } from '../typeorm/entities';
 import { APP_SERVER_MIGRATIONS } from './migrations';
-import { untracedSqlite3 } from './sqlite3-driver';
+import { sqlite3Driver } from './sqlite3-driver';
 import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from '../typeorm/stderr-typeorm-logger';
 
 export const IN_MEMORY_STORE_PATH = ':memory:';
@@ -28,13 +28,14 @@ export function createStoreDataSource(path: string, options: StoreDataSourceOpti
   const inMemory = isInMemoryStorePath(path);
   const database = inMemory ? path : resolve(path);
   if (!inMemory) mkdirSync(dirname(database), { recursive: true });
+  const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   return new DataSource({
     type: 'sqlite',
-    driver: untracedSqlite3,
-    database,
     // WAL is meaningless for an in-memory database.
+    driver: sqlite3Driver({ busyTimeoutMs: busyTimeout, wal: !inMemory }),
+    database,
     enableWAL: !inMemory,
-    busyTimeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    busyTimeout,
     entities: APP_SERVER_ENTITIES,
     migrations: APP_SERVER_MIGRATIONS,
     migrationsRun: true,

@@ -118,6 +118,57 @@ describe('AppServerStore schema and connection settings', () => {
     }
   });
 
+  describe('a new file, migrated as one script', () => {
+    type MasterRow = { type: string; name: string; tbl_name: string; sql: string | null };
+    const schemaOf = async (query: (sql: string) => Promise<unknown>): Promise<unknown> => ({
+      objects: ((await query(`SELECT type, name, tbl_name, sql FROM sqlite_master`)) as MasterRow[]).sort(
+        (a, b) => a.name.localeCompare(b.name),
+      ),
+      migrations: await query('SELECT id, timestamp, name FROM migrations ORDER BY id'),
+    });
+
+    it('ends with the schema and migration rows TypeORM’s runner gives, and nothing pending', async () => {
+      const byRunner = createStoreDataSource(dir.file('runner.sqlite'));
+      await byRunner.initialize();
+      const expected = await schemaOf((sql) => byRunner.query(sql));
+      await byRunner.destroy();
+
+      const path = dir.file('script.sqlite');
+      const store = await AppServerStore.open(path);
+      try {
+        expect(await schemaOf((sql) => store.query(sql))).toEqual(expected);
+      } finally {
+        await store.close();
+      }
+      const reopened = createStoreDataSource(path);
+      reopened.setOptions({ migrationsRun: false });
+      await reopened.initialize();
+      try {
+        expect(await reopened.showMigrations()).toBe(false);
+      } finally {
+        await reopened.destroy();
+      }
+    });
+
+    it('two stores opening the same new file at once both open it, and it is migrated once', async () => {
+      const path = dir.file('race.sqlite');
+      const [first, second] = await Promise.all([AppServerStore.open(path), AppServerStore.open(path)]);
+      try {
+        expect(await first.query('SELECT name FROM migrations')).toHaveLength(APP_SERVER_MIGRATIONS.length);
+        await first.threads.create({
+          threadId: 'thread_a',
+          agentKey: 'default',
+          cwd: null,
+          metadata: {},
+          now: 1,
+        });
+        expect((await second.threads.get('thread_a'))?.threadId).toBe('thread_a');
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+  });
+
   it('runs pending migrations as one transaction: an upgrade failing part-way leaves the file as it was', async () => {
     const path = dir.file('upgrade.sqlite');
     const current = await AppServerStore.open(path);
