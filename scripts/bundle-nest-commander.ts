@@ -4,12 +4,12 @@
  * App Server itself depends on stay external, so the CLI shares them with the rest of the program;
  * `typescript` (cosmiconfig's loader for .ts config files) and `@fig/complete-commander` (shell
  * completion, with prettier) are loaded lazily by code the CLI never runs, so they stay out.
- * `inquirer` stays out too (cli-bundle/inquirer-stand-in.ts).
+ * `inquirer` stays out too (cli-bundle/stand-ins.ts).
  */
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inquirerStandIn } from './cli-bundle/inquirer-stand-in';
+import { INQUIRER, standIns } from './cli-bundle/stand-ins';
 
 const root = join(__dirname, '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -27,7 +27,7 @@ build({
   format: 'cjs',
   outfile,
   external: [...shared.flatMap((name) => [name, `${name}/*`]), 'typescript', '@fig/complete-commander'],
-  plugins: [inquirerStandIn(require.resolve('nest-commander', { paths: [root] }))],
+  plugins: [standIns([INQUIRER])],
   legalComments: 'eof',
   logLevel: 'warning',
 }).then(

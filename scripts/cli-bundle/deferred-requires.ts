@@ -2,8 +2,10 @@
  * An esbuild plugin for the CLI bundle: defers a module's top-level `require`s that only its
  * functions use. `const x_1 = require("pkg");` (or `tslib_1.__importDefault(require("pkg"))`) becomes
  * a loader called where `x_1.` was read, so "pkg" loads when that code first runs. TypeORM's
- * DriverFactory requires all eighteen drivers with their query runners to build one, and its
- * PlatformTools requires SQL highlighting, formatting, colours and dotenv that only its logging uses.
+ * DriverFactory requires all eighteen drivers with their query runners to build one; its
+ * PlatformTools requires SQL highlighting, formatting, colours and dotenv that only its logging uses;
+ * and its loggers, entity-glob loader and insert builder load `debug`, `app-root-path`, `glob` and
+ * `uuid` for options and column types the App Server does not use.
  *
  * A declaration is deferred only when every other mention of its name reads a member (`x_1.`), so
  * code that passes the module object around keeps it eager. A rule naming a require that cannot be
@@ -20,18 +22,37 @@ export interface DeferredRequireRule {
   requires: 'all' | readonly string[];
 }
 
-const DECLARATION = /^(?:const|var) (\w+) = ((?:tslib_1\.__importDefault\()?require\("([^"]+)"\)\)?);$/gm;
+const DECLARATION =
+  /^(?:const|var) (\w+) = ((?:tslib_1\.__import(?:Default|Star)\()?require\("([^"]+)"\)\)?);$/gm;
 
-/** Whether `name` appears outside its declaration only as `name.` (a member read). */
+/** String literals and `//` comments of one line of tsc output, which a rewrite leaves alone. */
+const NOT_CODE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/.*$/g;
+
+/** `line` with `rewrite` applied to its code only (not to strings or a trailing comment). */
+function inCode(line: string, rewrite: (code: string) => string): string {
+  let result = '';
+  let from = 0;
+  for (const match of line.matchAll(NOT_CODE)) {
+    result += rewrite(line.slice(from, match.index)) + match[0];
+    from = match.index + match[0].length;
+  }
+  return result + rewrite(line.slice(from));
+}
+
+/** Whether `name` appears in code outside its declaration only as `name.` (a member read). */
 function onlyMemberReads(lines: readonly string[], declaration: string, name: string): boolean {
   const mention = new RegExp(`\\b${name}\\b(?!\\.)`);
+  let otherUse = false;
   let reads = 0;
   for (const line of lines) {
     if (line === declaration) continue;
-    if (mention.test(line)) return false;
-    if (line.includes(`${name}.`)) reads += 1;
+    inCode(line, (code) => {
+      if (mention.test(code)) otherUse = true;
+      if (code.includes(`${name}.`)) reads += 1;
+      return code;
+    });
   }
-  return reads > 0;
+  return !otherUse && reads > 0;
 }
 
 /**
@@ -58,10 +79,16 @@ export function deferRequires(
     deferred.push(specifier);
     const loader = `${name}$load`;
     const lazy = `let ${name}$loaded;\nfunction ${loader}() { return (${name}$loaded ??= ${expression}); }`;
+    const memberRead = new RegExp(`\\b${name}\\.`, 'g');
     body = body
-      .replace(declaration, () => lazy)
-      // Parenthesized, so `new x_1.Driver(…)` stays a construction of the member, not of the loader.
-      .replace(new RegExp(`\\b${name}\\.`, 'g'), () => `(${loader}()).`);
+      .split('\n')
+      .map((line) =>
+        line === declaration
+          ? lazy
+          : // Parenthesized, so `new x_1.Driver(…)` stays a construction of the member, not of the loader.
+            inCode(line, (code) => code.replace(memberRead, () => `(${loader}()).`)),
+      )
+      .join('\n');
   }
   const missing = requires === 'all' ? [] : requires.filter((specifier) => !deferred.includes(specifier));
   if (deferred.length === 0 || missing.length > 0)
@@ -103,4 +130,8 @@ export const TYPEORM_DEFERRED_REQUIRES: readonly DeferredRequireRule[] = [
     requires: ['ansis', 'dotenv', 'sql-highlight', '@sqltools/formatter'],
   },
   { module: /[\\/]typeorm[\\/]util[\\/]StringUtils\.js$/, requires: ['sha.js'] },
+  { module: /[\\/]typeorm[\\/]util[\\/]DirectoryExportedClassesLoader\.js$/, requires: ['glob'] },
+  { module: /[\\/]typeorm[\\/]logger[\\/]FileLogger\.js$/, requires: ['app-root-path'] },
+  { module: /[\\/]typeorm[\\/]logger[\\/]DebugLogger\.js$/, requires: ['debug'] },
+  { module: /[\\/]typeorm[\\/]query-builder[\\/]InsertQueryBuilder\.js$/, requires: ['uuid'] },
 ];

@@ -6,9 +6,17 @@
  * the consumer rejects the attempt unchanged.
  */
 import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as HttpsModule from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { AttemptFailure, httpErrorText, parseRetryAfterMs } from './attempt-failure';
+
+let https: typeof HttpsModule | undefined;
+
+/** TLS loads with the first https endpoint (~4 ms of every start otherwise); a local model never needs it. */
+function loadHttps(): typeof HttpsModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load, see above
+  return (https ??= require('node:https') as typeof HttpsModule);
+}
 
 /** Receives a 2xx body. `push` returns true once the body is complete (e.g. `[DONE]` was read). */
 export interface ResponseBodyConsumer {
@@ -42,7 +50,7 @@ function timeoutText(timeoutMs: number): string {
 export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<void> {
   const { url, signal } = attempt;
   if (signal.aborted) return Promise.reject(new AttemptFailure('request cancelled', 'cancelled'));
-  const transport = url.protocol === 'https:' ? https : http;
+  const transport = url.protocol === 'https:' ? loadHttps() : http;
 
   return new Promise<void>((resolve, reject) => {
     let settled = false;

@@ -10,18 +10,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deferRequires, TYPEORM_DEFERRED_REQUIRES } from '../../../scripts/cli-bundle/deferred-requires';
 import {
-  INQUIRER_ABSENT,
-  inquirerExportNames,
-  inquirerStandInSource,
-} from '../../../scripts/cli-bundle/inquirer-stand-in';
-import {
   CLASS_VALIDATOR_DECORATORS,
   lazyReexports,
   NEST_INDEXES,
   RXJS_INDEXES,
   TYPEORM_INDEX,
 } from '../../../scripts/cli-bundle/lazy-reexports';
-import { driverStandInSource } from '../../../scripts/cli-bundle/typeorm-driver-stand-ins';
+import {
+  exportNames,
+  INQUIRER,
+  PHONE_NUMBER_METADATA,
+  type StandIn,
+  standInSource,
+  UNUSED_TYPEORM_DRIVERS,
+} from '../../../scripts/cli-bundle/stand-ins';
 
 type Exports = Record<string, unknown>;
 
@@ -127,7 +129,8 @@ describe('deferRequires', () => {
       '"use strict";',
       'const path_1 = require("path");',
       'function make() { return new path_1.constructor(); }',
-      'exports.join = (...parts) => path_1.join(...parts);',
+      'exports.join = (...parts) => path_1.join(...parts); // path_1.join, as "path_1" says',
+      'exports.text = "path_1.join and \'path_1\'";',
       'exports.make = make;',
     ].join('\n');
     const required: string[] = [];
@@ -135,6 +138,7 @@ describe('deferRequires', () => {
     expect(required).toEqual([]);
     expect((deferred.join as (...parts: string[]) => string)('a', 'b')).toBe('a/b');
     expect((deferred.make as () => unknown)()).toEqual({});
+    expect(deferred.text).toBe("path_1.join and 'path_1'");
     expect(required).toEqual(['path']);
   });
 
@@ -157,7 +161,15 @@ describe('deferRequires', () => {
   it.each(TYPEORM_DEFERRED_REQUIRES.map((rule) => [String(rule.module), rule] as const))(
     'applies to the installed TypeORM module %s: nothing it defers loads with the module',
     (_pattern, rule) => {
-      const file = ['driver/DriverFactory.js', 'platform/PlatformTools.js', 'util/StringUtils.js']
+      const file = [
+        'driver/DriverFactory.js',
+        'platform/PlatformTools.js',
+        'util/StringUtils.js',
+        'util/DirectoryExportedClassesLoader.js',
+        'logger/FileLogger.js',
+        'logger/DebugLogger.js',
+        'query-builder/InsertQueryBuilder.js',
+      ]
         .map((name) => require.resolve(`typeorm/${name}`))
         .find((candidate) => rule.module.test(candidate));
       expect(file).toBeDefined();
@@ -184,24 +196,53 @@ describe('deferRequires', () => {
 });
 
 describe('stand-ins for modules the CLI leaves out', () => {
-  it('inquirer: the same export names, each throwing the reason when read; a star import does not read them', () => {
-    const nestCommander = require.resolve('nest-commander');
-    const names = inquirerExportNames(nestCommander);
-    expect(names).toEqual(expect.arrayContaining(['prompt', 'createPromptModule', 'registerPrompt']));
-    const standIn = evaluate(inquirerStandInSource(names), nestCommander);
-    expect(Object.keys(standIn)).toEqual(names);
-    expect(() => standIn.prompt).toThrow(INQUIRER_ABSENT);
-    // nest-commander takes it as `__importStar(require("inquirer"))`, which copies getters lazily.
-    const { __importStar } = loadReal('tslib') as { __importStar: (module: Exports) => Exports };
-    const starred = __importStar(standIn);
-    expect(() => starred.prompt).toThrow(INQUIRER_ABSENT);
+  const standInCases: Array<[string, string, StandIn, RegExp]> = [
+    [
+      'a TypeORM driver other than SQLite and PostgreSQL',
+      require.resolve('typeorm/driver/mysql/MysqlDriver.js'),
+      UNUSED_TYPEORM_DRIVERS,
+      /TypeORM's "mysql" driver is not bundled .*SQLite or PostgreSQL/,
+    ],
+    [
+      'libphonenumber-js metadata',
+      require.resolve('libphonenumber-js/max', { paths: [require.resolve('class-validator')] }),
+      PHONE_NUMBER_METADATA,
+      /libphonenumber-js \(IsPhoneNumber\) is not bundled/,
+    ],
+    [
+      'inquirer',
+      require.resolve('inquirer', { paths: [require.resolve('nest-commander')] }),
+      INQUIRER,
+      /inquirer is not bundled .*no interactive input/,
+    ],
+  ];
+
+  it.each(standInCases)(
+    '%s: matched, same export names, each throwing the reason when read',
+    (_name, path, standIn, reason) => {
+      expect(standIn.modules.test(path)).toBe(true);
+      const names = exportNames(path);
+      expect(names.length).toBeGreaterThan(0);
+      const module = evaluate(standInSource(names, standIn.reason(path)), path);
+      expect(Object.keys(module)).toEqual(Object.keys(loadReal(path) as Exports));
+      expect(() => module[names[0]]).toThrow(reason);
+    },
+  );
+
+  it('the drivers the store uses are not matched', () => {
+    for (const id of [
+      'typeorm/driver/sqlite/SqliteDriver.js',
+      'typeorm/driver/postgres/PostgresDriver.js',
+      'typeorm/driver/sqlite-abstract/AbstractSqliteDriver.js',
+    ])
+      expect(UNUSED_TYPEORM_DRIVERS.modules.test(require.resolve(id))).toBe(false);
   });
 
-  it('a left-out TypeORM driver module: its export names, each throwing the reason when read', () => {
-    const path = require.resolve('typeorm/driver/mysql/MysqlDriver.js');
-    const names = Object.keys(loadReal(path) as Exports);
-    const standIn = evaluate(driverStandInSource('mysql', names), path);
-    expect(Object.keys(standIn)).toEqual(names);
-    expect(() => standIn.MysqlDriver).toThrow(/"mysql" driver is not bundled .*SQLite or PostgreSQL/);
+  it('inquirer as nest-commander imports it (`__importStar`): nothing is read until a prompt is asked for', () => {
+    const path = require.resolve('inquirer', { paths: [require.resolve('nest-commander')] });
+    const standIn = evaluate(standInSource(exportNames(path), INQUIRER.reason(path)), path);
+    const { __importStar } = loadReal('tslib') as { __importStar: (module: Exports) => Exports };
+    const starred = __importStar(standIn);
+    expect(() => starred.prompt).toThrow(/inquirer is not bundled/);
   });
 });
