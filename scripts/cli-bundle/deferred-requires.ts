@@ -13,7 +13,7 @@
  * silently bring the eager loading back.
  */
 import { readFileSync } from 'node:fs';
-import type { Plugin } from 'esbuild';
+import { type Plugin, transform } from 'esbuild';
 
 export interface DeferredRequireRule {
   /** Matches the absolute path of the module whose requires are deferred. */
@@ -25,7 +25,11 @@ export interface DeferredRequireRule {
 const DECLARATION =
   /^(?:const|var) (\w+) = ((?:tslib_1\.__import(?:Default|Star)\()?require\("([^"]+)"\)\)?);$/gm;
 
-/** String literals and `//` comments of one line of tsc output, which a rewrite leaves alone. */
+/**
+ * String literals and `//` comments of one line of tsc output, which the rewrite leaves alone. A
+ * line-based guess (a quote inside a template literal or a regular expression misleads it); what it
+ * gets wrong fails the check after the rewrite instead of the program.
+ */
 const NOT_CODE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/.*$/g;
 
 /** `line` with `rewrite` applied to its code only (not to strings or a trailing comment). */
@@ -39,48 +43,51 @@ function inCode(line: string, rewrite: (code: string) => string): string {
   return result + rewrite(line.slice(from));
 }
 
-/** Whether `name` appears in code outside its declaration only as `name.` (a member read). */
-function onlyMemberReads(lines: readonly string[], declaration: string, name: string): boolean {
-  const mention = new RegExp(`\\b${name}\\b(?!\\.)`);
-  let otherUse = false;
-  let reads = 0;
-  for (const line of lines) {
-    if (line === declaration) continue;
-    inCode(line, (code) => {
-      if (mention.test(code)) otherUse = true;
-      if (code.includes(`${name}.`)) reads += 1;
-      return code;
-    });
-  }
-  return !otherUse && reads > 0;
+/** What esbuild puts in place of a name nothing in the module binds (see `unboundUses`). */
+const UNBOUND = '__deferred_require_unbound__';
+
+/**
+ * How `code` uses `name` where nothing in it binds that name, as esbuild parses it: the text after
+ * each use (`.` for a member read). Exact where a line-based look is not: strings, template
+ * literals and regular expressions cannot hide or fake a use.
+ */
+async function unboundUses(code: string, name: string): Promise<string[]> {
+  const { code: out } = await transform(code, { loader: 'js', define: { [name]: UNBOUND } });
+  return out
+    .split(UNBOUND)
+    .slice(1)
+    .map((after) => after.charAt(0));
 }
 
 /**
  * `source` (the module at `path`) with the rule's requires deferred; throws when a named one cannot
  * be, or when nothing is.
  */
-export function deferRequires(
+export async function deferRequires(
   source: string,
   path: string,
   requires: DeferredRequireRule['requires'],
-): string {
-  const lines = source.split('\n');
+): Promise<string> {
   const deferred: string[] = [];
   let body = source;
   for (const [declaration, name, expression, specifier] of source.matchAll(DECLARATION)) {
     const named = requires === 'all' || requires.includes(specifier);
     if (!named) continue;
-    if (!onlyMemberReads(lines, declaration, name)) {
+    const withoutDeclaration = body
+      .split('\n')
+      .filter((line) => line !== declaration)
+      .join('\n');
+    const uses = await unboundUses(withoutDeclaration, name);
+    if (uses.length === 0 || uses.some((after) => after !== '.')) {
       if (requires === 'all') continue;
       throw new Error(
         `${path}: \`${name}\` (require("${specifier}")) is used other than by reading a member`,
       );
     }
-    deferred.push(specifier);
     const loader = `${name}$load`;
     const lazy = `let ${name}$loaded;\nfunction ${loader}() { return (${name}$loaded ??= ${expression}); }`;
     const memberRead = new RegExp(`\\b${name}\\.`, 'g');
-    body = body
+    const rewritten = body
       .split('\n')
       .map((line) =>
         line === declaration
@@ -89,6 +96,13 @@ export function deferRequires(
             inCode(line, (code) => code.replace(memberRead, () => `(${loader}()).`)),
       )
       .join('\n');
+    // A use the line-based rewrite missed (inside a template literal, say) would be a ReferenceError.
+    if ((await unboundUses(rewritten, name)).length > 0) {
+      if (requires === 'all') continue;
+      throw new Error(`${path}: a use of \`${name}\` (require("${specifier}")) was not rewritten`);
+    }
+    deferred.push(specifier);
+    body = rewritten;
   }
   const missing = requires === 'all' ? [] : requires.filter((specifier) => !deferred.includes(specifier));
   if (deferred.length === 0 || missing.length > 0)
@@ -102,9 +116,12 @@ export function deferredRequires(rules: readonly DeferredRequireRule[]): Plugin 
     setup(build) {
       const applied = new Set<DeferredRequireRule>();
       for (const rule of rules)
-        build.onLoad({ filter: rule.module }, ({ path }) => {
+        build.onLoad({ filter: rule.module }, async ({ path }) => {
           applied.add(rule);
-          return { contents: deferRequires(readFileSync(path, 'utf8'), path, rule.requires), loader: 'js' };
+          return {
+            contents: await deferRequires(readFileSync(path, 'utf8'), path, rule.requires),
+            loader: 'js',
+          };
         });
       build.onEnd((result) => {
         for (const rule of rules)

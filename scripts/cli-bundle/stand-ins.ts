@@ -5,8 +5,9 @@
  * Each left-out module is replaced by one with the same export names, taken from the real module at
  * build time, whose getters throw the reason. Only code for a feature the CLI does not have reads
  * them, so the CLI never does; if it ever did, it would fail at once with the reason instead of
- * with a missing export. A stand-in that matches no bundled module fails the build: the package
- * moved, and the bundle would silently carry it again.
+ * with a missing export. A stand-in that matches no bundled module fails the build (the package
+ * moved, and the bundle would silently carry it again), and so does one imported by a module not
+ * known to read it only for what the CLI does not do.
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
@@ -14,6 +15,11 @@ import type { Plugin } from 'esbuild';
 export interface StandIn {
   /** Matches the absolute paths of the modules left out. */
   modules: RegExp;
+  /**
+   * Matches the paths of the modules known to read them only for what the CLI does not do. Another
+   * importer fails the build: after an upgrade it could read a stand-in on a path the CLI takes.
+   */
+  importers: RegExp;
   /** Why a module it matches is not there; `path` is the module's. */
   reason(path: string): string;
 }
@@ -37,10 +43,37 @@ export function exportNames(path: string): string[] {
   return Object.keys(createRequire(path)(path) as object).filter((name) => name !== '__esModule');
 }
 
+/** `path` as the stand-in patterns see it: absolute-looking, whatever esbuild's metafile made of it. */
+const rooted = (path: string): string => (path.startsWith('/') ? path : `/${path}`);
+
+/** The build errors of `list` against the bundle's imports (`inputs` of esbuild's metafile). */
+export function standInErrors(
+  list: readonly StandIn[],
+  used: ReadonlySet<StandIn>,
+  inputs: Record<string, { imports: ReadonlyArray<{ path: string }> }>,
+): string[] {
+  const errors = list
+    .filter((standIn) => !used.has(standIn))
+    .map((standIn) => `no bundled module matches ${String(standIn.modules)}`);
+  for (const [importer, { imports }] of Object.entries(inputs))
+    for (const { path } of imports)
+      for (const standIn of list)
+        if (
+          standIn.modules.test(rooted(path)) &&
+          !standIn.modules.test(rooted(importer)) &&
+          !standIn.importers.test(rooted(importer))
+        )
+          errors.push(
+            `${importer} imports ${path}, which is left out of the bundle (scripts/cli-bundle/stand-ins.ts)`,
+          );
+  return errors;
+}
+
 export function standIns(list: readonly StandIn[]): Plugin {
   return {
     name: 'stand-ins',
     setup(build) {
+      build.initialOptions.metafile = true;
       const used = new Set<StandIn>();
       for (const standIn of list)
         build.onLoad({ filter: standIn.modules }, ({ path }) => {
@@ -48,16 +81,16 @@ export function standIns(list: readonly StandIn[]): Plugin {
           return { contents: standInSource(exportNames(path), standIn.reason(path)), loader: 'js' };
         });
       build.onEnd((result) => {
-        for (const standIn of list)
-          if (!used.has(standIn) && result.errors.length === 0)
-            result.errors.push({
-              id: 'stand-ins',
-              pluginName: 'stand-ins',
-              text: `no bundled module matches ${String(standIn.modules)}`,
-              location: null,
-              notes: [],
-              detail: undefined,
-            });
+        if (result.errors.length > 0 || result.metafile === undefined) return;
+        for (const text of standInErrors(list, used, result.metafile.inputs))
+          result.errors.push({
+            id: 'stand-ins',
+            pluginName: 'stand-ins',
+            text,
+            location: null,
+            notes: [],
+            detail: undefined,
+          });
       });
     },
   };
@@ -71,6 +104,8 @@ export function standIns(list: readonly StandIn[]): Plugin {
 export const UNUSED_TYPEORM_DRIVERS: StandIn = {
   modules:
     /[\\/]node_modules[\\/]typeorm[\\/]driver[\\/](aurora-mysql|aurora-postgres|better-sqlite3|capacitor|cockroachdb|cordova|expo|mongodb|mysql|nativescript|oracle|react-native|sap|spanner|sqljs|sqlserver)[\\/].+\.js$/,
+  importers:
+    /[\\/]node_modules[\\/]typeorm[\\/](driver[\\/]DriverFactory|migration[\\/]MigrationExecutor|cache[\\/]DbQueryResultCache|index)\.js$/,
   reason: (path) =>
     `TypeORM's "${/[\\/]driver[\\/]([^\\/]+)[\\/]/.exec(path)?.[1] ?? '?'}" driver is not bundled with the vv-agent CLI: its store is SQLite or PostgreSQL`,
 };
@@ -81,6 +116,7 @@ export const UNUSED_TYPEORM_DRIVERS: StandIn = {
  */
 export const PHONE_NUMBER_METADATA: StandIn = {
   modules: /[\\/]node_modules[\\/]libphonenumber-js[\\/]max[\\/]index\.c?js$/,
+  importers: /[\\/]node_modules[\\/]class-validator[\\/]cjs[\\/]decorator[\\/]string[\\/]IsPhoneNumber\.js$/,
   reason: () => 'libphonenumber-js (IsPhoneNumber) is not bundled with the vv-agent CLI',
 };
 
@@ -93,5 +129,6 @@ export const PHONE_NUMBER_METADATA: StandIn = {
  */
 export const INQUIRER: StandIn = {
   modules: /[\\/]node_modules[\\/]inquirer[\\/]lib[\\/]inquirer\.js$/,
+  importers: /[\\/]node_modules[\\/]nest-commander[\\/]src[\\/]command-runner\.module\.js$/,
   reason: () => 'inquirer is not bundled with the vv-agent CLI: its commands take no interactive input',
 };

@@ -47,6 +47,9 @@ async function newFileScript(migrations: readonly MigrationInterface[]): Promise
       ({ name, timestamp }) =>
         `INSERT INTO "migrations" ("timestamp", "name") VALUES (${timestamp}, '${name.replaceAll("'", "''")}')`,
     ),
+    // SQLite keeps a statement's text up to its `;` as the schema's SQL, the runner's text exactly. (A
+    // statement ending in a `--` comment would swallow the `;`: the script then fails, and the runner
+    // migrates the file instead.)
   ].join(';\n');
 }
 
@@ -73,18 +76,29 @@ async function runOnEmptyFile(dataSource: DataSource, script: string): Promise<b
   // process creating the same file, which then leaves tables here and this one to the runner.
   await exec('PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE');
   try {
-    const [{ tables }] = (await dataSource.query('SELECT count(*) AS "tables" FROM sqlite_master')) as Array<{
-      tables: number;
-    }>;
-    if (tables > 0) {
+    let empty: boolean;
+    try {
+      const [{ tables }] = (await dataSource.query(
+        'SELECT count(*) AS "tables" FROM sqlite_master',
+      )) as Array<{ tables: number }>;
+      empty = tables === 0;
+    } catch (error) {
+      await exec('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    if (!empty) {
       await exec('ROLLBACK');
       return false;
     }
-    await exec(`${script};\nCOMMIT`);
-    return true;
-  } catch (error) {
-    await exec('ROLLBACK').catch(() => undefined);
-    throw error;
+    try {
+      await exec(`${script};\nCOMMIT`);
+      return true;
+    } catch {
+      // The file is empty again: TypeORM's runner sends the statements one by one and reports the
+      // one that fails, if one does.
+      await exec('ROLLBACK').catch(() => undefined);
+      return false;
+    }
   } finally {
     await exec('PRAGMA foreign_keys = ON');
   }

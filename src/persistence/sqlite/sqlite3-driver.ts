@@ -29,12 +29,17 @@ export interface Sqlite3DriverOptions {
 export function sqlite3Driver({ busyTimeoutMs, wal }: Sqlite3DriverOptions): object {
   class Database extends sqlite3.Database {
     constructor(filename: string, mode?: number | OpenCallback, callback?: OpenCallback) {
-      const opened = typeof mode === 'function' ? mode : callback;
+      const callerCallback = typeof mode === 'function' ? mode : callback;
+      // sqlite3 emits 'error' only when it was given no callback; this one always is.
+      const opened = (error: Error | null): void => {
+        if (callerCallback !== undefined) callerCallback(error);
+        else if (error !== null) this.emit('error', error);
+      };
       const prepare: OpenCallback = (error) => {
-        if (error !== null) return opened?.(error);
+        if (error !== null) return opened(error);
         this.configure('busyTimeout', busyTimeoutMs);
-        if (!wal) return opened?.(null);
-        switchToWal(this, Date.now() + busyTimeoutMs, (walError) => opened?.(walError));
+        if (!wal) return opened(null);
+        switchToWal(this, Date.now() + busyTimeoutMs, opened);
       };
       if (typeof mode === 'number') super(filename, mode, prepare);
       else super(filename, prepare);

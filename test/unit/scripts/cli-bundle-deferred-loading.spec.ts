@@ -21,6 +21,7 @@ import {
   INQUIRER,
   PHONE_NUMBER_METADATA,
   type StandIn,
+  standInErrors,
   standInSource,
   UNUSED_TYPEORM_DRIVERS,
 } from '../../../scripts/cli-bundle/stand-ins';
@@ -124,7 +125,7 @@ describe('lazyReexports', () => {
 describe('deferRequires', () => {
   const at = require.resolve('typeorm/driver/DriverFactory.js');
 
-  it('defers a require read only through members; `new x_1.C()` still constructs the member', () => {
+  it('defers a require read only through members; `new x_1.C()` still constructs the member', async () => {
     const source = [
       '"use strict";',
       'const path_1 = require("path");',
@@ -134,7 +135,7 @@ describe('deferRequires', () => {
       'exports.make = make;',
     ].join('\n');
     const required: string[] = [];
-    const deferred = evaluate(deferRequires(source, at, ['path']), at, required);
+    const deferred = evaluate(await deferRequires(source, at, ['path']), at, required);
     expect(required).toEqual([]);
     expect((deferred.join as (...parts: string[]) => string)('a', 'b')).toBe('a/b');
     expect((deferred.make as () => unknown)()).toEqual({});
@@ -142,7 +143,7 @@ describe('deferRequires', () => {
     expect(required).toEqual(['path']);
   });
 
-  it('leaves eager, with `all`, a require whose module object is used as a value; refuses it when named', () => {
+  it('leaves eager, with `all`, a require whose module object is used as a value; refuses it when named', async () => {
     const source = [
       '"use strict";',
       'const a_1 = require("path");',
@@ -151,16 +152,41 @@ describe('deferRequires', () => {
       'exports.eol = () => b_1.EOL;',
     ].join('\n');
     const required: string[] = [];
-    const result = evaluate(deferRequires(source, at, 'all'), at, required);
+    const result = evaluate(await deferRequires(source, at, 'all'), at, required);
     expect(required).toEqual(['path']);
     expect(result.a).toBe(loadReal('path'));
-    expect(() => deferRequires(source, at, ['path'])).toThrow(/used other than by reading a member/);
-    expect(() => deferRequires(source, at, ['fs'])).toThrow(/no top-level require of fs to defer/);
+    await expect(deferRequires(source, at, ['path'])).rejects.toThrow(/used other than by reading a member/);
+    await expect(deferRequires(source, at, ['fs'])).rejects.toThrow(/no top-level require of fs to defer/);
+  });
+
+  it('a use the line-based rewrite would miss (a template literal, a regular expression) is found', async () => {
+    const inTemplate = [
+      '"use strict";',
+      'const os_1 = require("os");',
+      "exports.a = () => `it's ${os_1.EOL} isn't`;",
+      'exports.b = () => os_1.EOL;',
+    ].join('\n');
+    await expect(deferRequires(inTemplate, at, ['os'])).rejects.toThrow(/was not rewritten/);
+    const inRegExp = [
+      '"use strict";',
+      'const os_1 = require("os");',
+      'exports.a = (x) => /https?:\\/\\//.test(x) && os_1.EOL;',
+    ].join('\n');
+    await expect(deferRequires(inRegExp, at, ['os'])).rejects.toThrow(/was not rewritten/);
+    const bareInTemplate = [
+      '"use strict";',
+      'const os_1 = require("os");',
+      'exports.a = () => `${os_1}`;',
+      'exports.b = () => os_1.EOL;',
+    ].join('\n');
+    await expect(deferRequires(bareInTemplate, at, ['os'])).rejects.toThrow(
+      /used other than by reading a member/,
+    );
   });
 
   it.each(TYPEORM_DEFERRED_REQUIRES.map((rule) => [String(rule.module), rule] as const))(
     'applies to the installed TypeORM module %s: nothing it defers loads with the module',
-    (_pattern, rule) => {
+    async (_pattern, rule) => {
       const file = [
         'driver/DriverFactory.js',
         'platform/PlatformTools.js',
@@ -175,7 +201,7 @@ describe('deferRequires', () => {
       expect(file).toBeDefined();
       const path = file as string;
       const required: string[] = [];
-      const transformed = deferRequires(readFileSync(path, 'utf8'), path, rule.requires);
+      const transformed = await deferRequires(readFileSync(path, 'utf8'), path, rule.requires);
       const deferredModule = evaluate(transformed, path, required);
       const expectedAbsent =
         rule.requires === 'all' ? ['./sqlite/SqliteDriver', './mysql/MysqlDriver'] : rule.requires;
@@ -184,10 +210,14 @@ describe('deferRequires', () => {
     },
   );
 
-  it('a deferred TypeORM function works once called (StringUtils.hash loads sha.js then)', () => {
+  it('a deferred TypeORM function works once called (StringUtils.hash loads sha.js then)', async () => {
     const path = require.resolve('typeorm/util/StringUtils.js');
     const required: string[] = [];
-    const deferred = evaluate(deferRequires(readFileSync(path, 'utf8'), path, ['sha.js']), path, required);
+    const deferred = evaluate(
+      await deferRequires(readFileSync(path, 'utf8'), path, ['sha.js']),
+      path,
+      required,
+    );
     const real = loadReal(path) as { hash: (input: string) => string };
     expect(required).not.toContain('sha.js');
     expect((deferred.hash as (input: string) => string)('thread_items')).toBe(real.hash('thread_items'));
@@ -228,6 +258,27 @@ describe('stand-ins for modules the CLI leaves out', () => {
       expect(() => module[names[0]]).toThrow(reason);
     },
   );
+
+  it('fails the build when a module not known to read a stand-in imports it, or a stand-in matched nothing', () => {
+    const mysql = 'node_modules/typeorm/driver/mysql/MysqlDriver.js';
+    const inputs = {
+      'node_modules/typeorm/driver/DriverFactory.js': { imports: [{ path: mysql }] },
+      'node_modules/typeorm/query-builder/SelectQueryBuilder.js': {
+        imports: [{ path: 'node_modules/typeorm/util/OrmUtils.js' }],
+      },
+    };
+    expect(standInErrors([UNUSED_TYPEORM_DRIVERS], new Set([UNUSED_TYPEORM_DRIVERS]), inputs)).toEqual([]);
+    const newImporter = {
+      ...inputs,
+      'node_modules/typeorm/query-builder/QueryBuilder.js': { imports: [{ path: mysql }] },
+    };
+    expect(standInErrors([UNUSED_TYPEORM_DRIVERS], new Set([UNUSED_TYPEORM_DRIVERS]), newImporter)).toEqual([
+      `node_modules/typeorm/query-builder/QueryBuilder.js imports ${mysql}, which is left out of the bundle (scripts/cli-bundle/stand-ins.ts)`,
+    ]);
+    expect(standInErrors([PHONE_NUMBER_METADATA], new Set(), {})).toEqual([
+      `no bundled module matches ${String(PHONE_NUMBER_METADATA.modules)}`,
+    ]);
+  });
 
   it('the drivers the store uses are not matched', () => {
     for (const id of [

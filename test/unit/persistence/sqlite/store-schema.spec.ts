@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { AppServerStore, createStoreDataSource, StoreError } from '../../../../src/persistence/sqlite';
 import { APP_SERVER_MIGRATIONS } from '../../../../src/persistence/sqlite/migrations';
+import { runSqliteMigrations } from '../../../../src/persistence/sqlite/run-migrations';
 import { makeTempDir, type TempDir } from '../store-test-support';
 
 interface NameRow {
@@ -147,6 +149,35 @@ describe('AppServerStore schema and connection settings', () => {
         expect(await reopened.showMigrations()).toBe(false);
       } finally {
         await reopened.destroy();
+      }
+    });
+
+    it('a script the file refuses (a statement ending in a comment) leaves the file to TypeORM’s runner', async () => {
+      class Commented1780000009999 implements MigrationInterface {
+        name = 'Commented1780000009999';
+        async up(queryRunner: QueryRunner): Promise<void> {
+          await queryRunner.query('CREATE TABLE "commented" ("x" integer) -- a note');
+          await queryRunner.query('CREATE TABLE "after_comment" ("y" integer)');
+        }
+        async down(): Promise<void> {}
+      }
+      const dataSource = createStoreDataSource(dir.file('commented.sqlite'));
+      dataSource.setOptions({
+        migrationsRun: false,
+        migrations: [...APP_SERVER_MIGRATIONS, Commented1780000009999],
+      });
+      await dataSource.initialize();
+      try {
+        await runSqliteMigrations(dataSource);
+        const tables = (await dataSource.query(
+          `SELECT name FROM sqlite_master WHERE name IN ('commented', 'after_comment', 'threads')`,
+        )) as NameRow[];
+        expect(tables.map((table) => table.name).sort()).toEqual(['after_comment', 'commented', 'threads']);
+        expect(await dataSource.query('SELECT name FROM migrations')).toHaveLength(
+          APP_SERVER_MIGRATIONS.length + 1,
+        );
+      } finally {
+        await dataSource.destroy();
       }
     });
 
