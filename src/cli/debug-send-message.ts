@@ -14,6 +14,7 @@ import { StderrLogger } from '../nest/stderr-logger';
 import { Agent } from '../runtime/agent';
 import { finish, ScriptedModelProvider } from '../runtime/model/scripted-model';
 import { Runner } from '../runtime/runner';
+import { isClosedOutputError } from '../transports/stdio/closed-output';
 import { packageVersion } from './package-version';
 
 /** §12.6: without a message for this long the command fails. */
@@ -23,8 +24,8 @@ const DEBUG_MAX_CYCLES = 10;
 const DEBUG_WORKSPACE = '.';
 
 export interface DebugStreams {
-  /** One JSON object per line. */
-  stdout: { write(chunk: string): unknown };
+  /** One JSON object per line; its 'error' events, when it has them, are handled here. */
+  stdout: { write(chunk: string): unknown; on?(event: 'error', listener: (error: Error) => void): unknown };
   stderr: { write(chunk: string): unknown };
 }
 
@@ -86,7 +87,17 @@ export async function runDebugSendMessage(
   options: DebugRunOptions = {},
 ): Promise<number> {
   const timeoutMs = options.inactivityTimeoutMs ?? DEBUG_INACTIVITY_TIMEOUT_MS;
-  const print = (value: unknown): void => void streams.stdout.write(`${JSON.stringify(value)}\n`);
+  let outputClosed = false;
+  let outputError: Error | null = null;
+  streams.stdout.on?.('error', (error) => {
+    // A reader that went away (`… | head -1`) ends the output, as for the listen server (§1.9);
+    // any other stdout failure is fatal I/O (§12.3): exit 1 with the message.
+    if (!outputClosed && !isClosedOutputError(error)) outputError = error;
+    outputClosed = true;
+  });
+  const print = (value: unknown): void => {
+    if (!outputClosed) streams.stdout.write(`${JSON.stringify(value)}\n`);
+  };
   print({ jsonrpc: '2.0', method: 'debug/input', params: { message } });
   const server = await startInProcessAppServer(
     options.serverOptions ?? debugServerOptions(message),
@@ -95,7 +106,9 @@ export async function runDebugSendMessage(
   const client = AppServerClient.inProcess(server, { requestTimeoutMs: timeoutMs });
   try {
     await printTurn(client, message, print, timeoutMs);
-    return 0;
+    if (outputError === null) return 0;
+    streams.stderr.write(`${(outputError as Error).message}\n`);
+    return 1;
   } catch (error) {
     const text = isTimeout(error)
       ? CLIENT_MESSAGES.messageTimeout

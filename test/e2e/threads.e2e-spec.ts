@@ -3,7 +3,7 @@
  * over stdio with a real sqlite store in a temp dir; turns are answered by a real HTTP model server on
  * 127.0.0.1. Build first (`npm run build`).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   E2eSandbox,
@@ -493,6 +493,19 @@ describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (s
             : /failed to open App Server store: connect ECONNREFUSED 127\.0\.0\.1:\d+\n/,
         );
         expect(session.child.stderr).not.toMatch(/Sup3r/);
+      },
+    );
+
+    stdioOnlyIt(
+      'a store directory that cannot be created (under /proc) fails the start instead of hanging',
+      async () => {
+        if (storeDriver !== 'sqlite' || !existsSync('/proc/self')) return;
+        const session = sandbox.spawn({ storeArg: '/proc/vv-agent-no-such-dir/store.sqlite' });
+        expect(await session.close()).toEqual({ code: 1, signal: null });
+        expect(session.child.received).toEqual([]);
+        expect(session.child.stderr).toBe(
+          "failed to open App Server store: ENOENT: no such file or directory, mkdir '/proc/vv-agent-no-such-dir'\n",
+        );
       },
     );
 

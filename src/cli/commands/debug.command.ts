@@ -19,7 +19,10 @@ export class DebugSendMessageCommand extends CommandRunner {
     // Loaded when run: the in-process server, client and scripted model serve only this command.
     const { runDebugSendMessage } = await import('../debug-send-message');
     this.outcome.exitCode = await runDebugSendMessage(this.invocation.message, {
-      stdout: protocolOutput,
+      stdout: {
+        write: (chunk) => protocolOutput.write(chunk),
+        on: (event, listener) => protocolOutput.on(event, listener),
+      },
       stderr: process.stderr,
     });
   }

@@ -3,7 +3,7 @@
  * (protocol.md §11.4, §12.5): write the committed (build-embedded) schema files; nothing on stdout.
  * A write failure is `failed to write schema files: <cause>`, exit 1.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Inject } from '@nestjs/common';
 import { CommandRunner, SubCommand } from '../nest-commander';
@@ -14,12 +14,13 @@ import {
 } from '../../protocols/app-server-v1/schema/schema-output-files';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
 import { CliOutcome } from '../cli-outcome';
+import { makeDirectory } from '../../runtime/make-directory';
 
 async function writeOutput(outDir: string, files: Record<string, string>): Promise<void> {
-  await mkdir(outDir, { recursive: true });
+  await makeDirectory(outDir);
   for (const [relativePath, text] of Object.entries(files)) {
     const path = join(outDir, relativePath);
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirectory(dirname(path));
     await writeFile(path, text);
   }
 }

@@ -5,7 +5,7 @@
  * options rewrites the same bytes. On Windows the manifest belongs in the registry: the commands
  * print what to create instead of writing anything.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import {
   allowedCaller,
@@ -27,6 +27,7 @@ import {
   type HostEnvironment,
 } from './native-host-locations';
 import type { NativeHostInstall, NativeHostStatus, NativeHostUninstall } from './native-host-request';
+import { makeDirectorySync } from '../../runtime/make-directory';
 
 export interface InstallerContext extends HostEnvironment {
   /** Relative paths given on the command line are resolved against it. */
@@ -133,7 +134,7 @@ export function nativeHostStatus(request: NativeHostStatus, context: InstallerCo
 }
 
 function writeFile(path: string, text: string, mode: number): void {
-  mkdirSync(posix.dirname(path), { recursive: true });
+  makeDirectorySync(posix.dirname(path));
   writeFileSync(path, text, { mode });
   // `mode` applies only when the file is created; a re-install keeps the mode right too.
   chmodSync(path, mode);

@@ -2,9 +2,10 @@
  * The default host (protocol.md §10.3): a fixed agent (or one per agent key), a fixed base run
  * config with the thread's workspace, and a fixed model catalog.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Agent } from '../../runtime/agent';
+import { makeDirectory } from '../../runtime/make-directory';
 import type { RunConfig } from '../../runtime/run-config';
 import type { AppModelInfo } from '../model/types';
 import type { AppServerHost, HostTurnRequest, ModelListParams } from './app-server-host';
@@ -71,6 +72,6 @@ async function existingDirectory(path: string): Promise<string> {
 
 async function ensuredDirectory(path: string): Promise<string> {
   const absolute = resolve(path);
-  await mkdir(absolute, { recursive: true });
+  await makeDirectory(absolute);
   return absolute;
 }

@@ -1,7 +1,7 @@
 /** The App Server's TypeORM DataSource on sqlite3 (protocol.md §8.11). */
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { makeDirectorySync } from '../../runtime/make-directory';
 import { APP_SERVER_ENTITIES } from '../typeorm/entities';
 import { APP_SERVER_MIGRATIONS } from './migrations';
 import { sqlite3Driver } from './sqlite3-driver';
@@ -27,7 +27,7 @@ export function isInMemoryStorePath(path: string): boolean {
 export function createStoreDataSource(path: string, options: StoreDataSourceOptions = {}): DataSource {
   const inMemory = isInMemoryStorePath(path);
   const database = inMemory ? path : resolve(path);
-  if (!inMemory) mkdirSync(dirname(database), { recursive: true });
+  if (!inMemory) makeDirectorySync(dirname(database));
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   return new DataSource({
     type: 'sqlite',

@@ -1,12 +1,13 @@
 /** Append-only JSONL run event store (runtime.md §7). */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, stat } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseRunEvent } from '../events/run-event-reader';
 import type { RunEvent } from '../events/types';
 import { EventStoreError, type RunEventStore } from './types';
 import { causeMessage } from '../cause-message';
+import { makeDirectory } from '../make-directory';
 
 function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
@@ -26,7 +27,7 @@ export class JsonlRunEventStore implements RunEventStore {
     }
     try {
       if (!this.directoryReady) {
-        await mkdir(dirname(this.path), { recursive: true });
+        await makeDirectory(dirname(this.path));
         this.directoryReady = true;
       }
       // appendFile opens in append mode, writes the whole line and closes: lines are never rewritten.

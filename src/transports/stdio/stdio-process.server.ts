@@ -13,6 +13,7 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ShutdownReason, TransportHost } from '../../rpc/transport-host';
 import type { Connection } from '../../rpc/connection';
 import type { FramerEvent, InboundFramer, ProtocolStdout, StdioFraming } from './stdio-framing';
+import { isClosedOutputError } from './closed-output';
 
 export type { ProtocolStdout } from './stdio-framing';
 
@@ -31,13 +32,6 @@ export interface SignalSource {
 export type StdioServerEvents = { error: (error: Error) => void };
 
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
-/** stdout errors that mean "the reader is gone": shut down quietly with exit 0. */
-const CLOSED_OUTPUT_CODES = new Set(['EPIPE', 'EBADF']);
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 export class StdioProcessServer extends Server<StdioServerEvents> implements CustomTransportStrategy {
   private core: TransportHost | null = null;
@@ -57,9 +51,8 @@ export class StdioProcessServer extends Server<StdioServerEvents> implements Cus
   private readonly onEnd = (): void => void this.stop('eof', 0);
   private readonly onStdinError = (error: Error): void => this.fail('stdin', error);
   private readonly onStdoutError = (error: Error): void => {
-    const code = errorCode(error);
     this.connection?.markOutputBroken();
-    if (code !== undefined && CLOSED_OUTPUT_CODES.has(code)) void this.stop('output-closed', 0);
+    if (isClosedOutputError(error)) void this.stop('output-closed', 0);
     else this.fail('stdout', error);
   };
   private readonly onSignal = (): void => void this.stop('signal', 0);

@@ -27,7 +27,48 @@ class Collector {
 
 const quiet: LoggerService = { log() {}, error() {}, warn() {} };
 
+/** stdout whose reader goes away (or fails otherwise) after `remaining` lines. */
+class FailingOutput extends Collector {
+  private readonly listeners: Array<(error: Error) => void> = [];
+  constructor(
+    private remaining: number,
+    private readonly failure: Error,
+  ) {
+    super();
+  }
+  override write(chunk: string): boolean {
+    if (this.remaining === 0) {
+      // An 'error' event nobody listens to is thrown, as a stream's would be.
+      if (this.listeners.length === 0) throw this.failure;
+      for (const listener of this.listeners) listener(this.failure);
+      return false;
+    }
+    this.remaining -= 1;
+    return super.write(chunk);
+  }
+  on(_event: 'error', listener: (error: Error) => void): void {
+    this.listeners.push(listener);
+  }
+}
+
 describe('runDebugSendMessage', () => {
+  it('a reader that goes away (EPIPE) ends the output quietly; the turn still completes, exit 0', async () => {
+    const stdout = new FailingOutput(1, Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    const stderr = new Collector();
+    const code = await runDebugSendMessage('hi', { stdout, stderr }, { logger: quiet });
+    expect(code).toBe(0);
+    expect(stderr.text).toBe('');
+    expect(stdout.lines.map((line) => line.method)).toEqual(['debug/input']);
+  });
+
+  it('another stdout failure is fatal I/O: its message on stderr, exit 1', async () => {
+    const stdout = new FailingOutput(1, Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' }));
+    const stderr = new Collector();
+    const code = await runDebugSendMessage('hi', { stdout, stderr }, { logger: quiet });
+    expect(code).toBe(1);
+    expect(stderr.text).toBe('write ENOSPC\n');
+  });
+
   it('prints debug/input first (no jsonrpc), then full envelopes up to turn/completed; exit 0', async () => {
     const stdout = new Collector();
     const stderr = new Collector();

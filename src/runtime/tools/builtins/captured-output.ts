@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { ToolArtifact } from '../types';
 import { ARTIFACTS_DIRECTORY, pruneOldArtifacts } from './artifact-pruning';
 import { codePointLength, firstCodePoints, lastCodePoints } from './text-codec';
+import { makeDirectory } from '../../make-directory';
 import { BuiltinToolError } from './tool-error';
 import { resolveWorkspacePath } from './workspace-path';
 
@@ -91,7 +92,7 @@ export async function persistOutputArtifact(
   await pruneOldArtifacts(workspace);
   try {
     const target = await resolveWorkspacePath(workspace, relative);
-    await fs.mkdir(path.dirname(target.absolute), { recursive: true });
+    await makeDirectory(path.dirname(target.absolute));
     const handle = await fs.open(target.absolute, 'wx');
     const hash = createHash('sha256');
     let sizeBytes = 0;

@@ -1,8 +1,8 @@
 /** `write_file` (runtime.md §10.5): overwrite (baseline-guarded) or append, creating parents. */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 import type { ToolContext, ToolOutput } from '../types';
+import { makeDirectory } from '../../make-directory';
 import { baselineProblem, getBaseline, recordBaseline } from './baselines';
 import { openConfinedForWrite, overwriteHandle, writeAllAt, type WritableFile } from './confined-open';
 import { codePointLength, sha256Hex } from './text-codec';
@@ -47,7 +47,7 @@ export function writeFileHandler(ctx: ToolContext, args: ToolArgs): Promise<Tool
 
     const body = append ? `${leadingNewline ? '\n' : ''}${content}${trailingNewline ? '\n' : ''}` : content;
     const bytes = Buffer.from(body, 'utf8');
-    await fs.mkdir(path.dirname(target.absolute), { recursive: true });
+    await makeDirectory(path.dirname(target.absolute));
     const { handle, created } = await openForWrite(ctx.workspace, target.absolute, rawPath);
     let writtenSha256: string;
     // Whether the run knows the whole file after this write (decides the new baseline's is_partial).
