@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Plugin, transform } from 'esbuild';
+import { buildError } from './build-error';
 
 export interface DeferredRequireRule {
   /** Matches the absolute path of the module whose requires are deferred. */
@@ -126,14 +127,9 @@ export function deferredRequires(rules: readonly DeferredRequireRule[]): Plugin 
       build.onEnd((result) => {
         for (const rule of rules)
           if (!applied.has(rule) && result.errors.length === 0)
-            result.errors.push({
-              id: 'deferred-requires',
-              pluginName: 'deferred-requires',
-              text: `no bundled module matches ${String(rule.module)}`,
-              location: null,
-              notes: [],
-              detail: undefined,
-            });
+            result.errors.push(
+              buildError('deferred-requires', `no bundled module matches ${String(rule.module)}`),
+            );
       });
     },
   };

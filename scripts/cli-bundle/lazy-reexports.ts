@@ -18,6 +18,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
+import { buildError } from './build-error';
 
 const STAR_REEXPORT = /^(?:tslib_1\.)?__exportStar\(require\(("\.{1,2}\/[^"]+")\), exports\);$/gm;
 const MODULE_VAR = /^var (\w+) = require\(("\.{1,2}\/[^"]+")\);$/gm;
@@ -84,14 +85,12 @@ export function lazyReexportsOf(barrels: readonly RegExp[]): Plugin {
       build.onEnd((result) => {
         for (const filter of barrels)
           if (!rewritten.has(filter) && result.errors.length === 0)
-            result.errors.push({
-              id: 'lazy-reexports',
-              pluginName: 'lazy-reexports',
-              text: `no module matching ${String(filter)} has re-exports to make lazy`,
-              location: null,
-              notes: [],
-              detail: undefined,
-            });
+            result.errors.push(
+              buildError(
+                'lazy-reexports',
+                `no module matching ${String(filter)} has re-exports to make lazy`,
+              ),
+            );
       });
     },
   };

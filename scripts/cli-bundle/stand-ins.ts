@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
+import { buildError } from './build-error';
 
 export interface StandIn {
   /** Matches the absolute paths of the modules left out. */
@@ -83,14 +84,7 @@ export function standIns(list: readonly StandIn[]): Plugin {
       build.onEnd((result) => {
         if (result.errors.length > 0 || result.metafile === undefined) return;
         for (const text of standInErrors(list, used, result.metafile.inputs))
-          result.errors.push({
-            id: 'stand-ins',
-            pluginName: 'stand-ins',
-            text,
-            location: null,
-            notes: [],
-            detail: undefined,
-          });
+          result.errors.push(buildError('stand-ins', text));
       });
     },
   };
