@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Plugin, transform } from 'esbuild';
-import { buildError } from './build-error';
+import { failUnusedRules, loadByRule } from './plugin-rules';
 
 export interface DeferredRequireRule {
   /** Matches the absolute path of the module whose requires are deferred. */
@@ -115,22 +115,19 @@ export function deferredRequires(rules: readonly DeferredRequireRule[]): Plugin 
   return {
     name: 'deferred-requires',
     setup(build) {
-      const applied = new Set<DeferredRequireRule>();
-      for (const rule of rules)
-        build.onLoad({ filter: rule.module }, async ({ path }) => {
-          applied.add(rule);
-          return {
-            contents: await deferRequires(readFileSync(path, 'utf8'), path, rule.requires),
-            loader: 'js',
-          };
-        });
-      build.onEnd((result) => {
-        for (const rule of rules)
-          if (!applied.has(rule) && result.errors.length === 0)
-            result.errors.push(
-              buildError('deferred-requires', `no bundled module matches ${String(rule.module)}`),
-            );
-      });
+      const used = loadByRule(
+        build,
+        rules,
+        (rule) => rule.module,
+        (rule, path) => deferRequires(readFileSync(path, 'utf8'), path, rule.requires),
+      );
+      failUnusedRules(
+        build,
+        'deferred-requires',
+        rules,
+        used,
+        (rule) => `no bundled module matches ${String(rule.module)}`,
+      );
     },
   };
 }

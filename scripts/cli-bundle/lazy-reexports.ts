@@ -18,7 +18,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
-import { buildError } from './build-error';
+import { failUnusedRules, loadByRule } from './plugin-rules';
 
 const STAR_REEXPORT = /^(?:tslib_1\.)?__exportStar\(require\(("\.{1,2}\/[^"]+")\), exports\);$/gm;
 const MODULE_VAR = /^var (\w+) = require\(("\.{1,2}\/[^"]+")\);$/gm;
@@ -74,24 +74,19 @@ export function lazyReexportsOf(barrels: readonly RegExp[]): Plugin {
   return {
     name: 'lazy-reexports',
     setup(build) {
-      const rewritten = new Set<RegExp>();
-      for (const filter of barrels)
-        build.onLoad({ filter }, ({ path }) => {
-          const contents = lazyReexports(readFileSync(path, 'utf8'), path);
-          if (contents === null) return undefined;
-          rewritten.add(filter);
-          return { contents, loader: 'js' };
-        });
-      build.onEnd((result) => {
-        for (const filter of barrels)
-          if (!rewritten.has(filter) && result.errors.length === 0)
-            result.errors.push(
-              buildError(
-                'lazy-reexports',
-                `no module matching ${String(filter)} has re-exports to make lazy`,
-              ),
-            );
-      });
+      const used = loadByRule(
+        build,
+        barrels,
+        (filter) => filter,
+        (_filter, path) => lazyReexports(readFileSync(path, 'utf8'), path),
+      );
+      failUnusedRules(
+        build,
+        'lazy-reexports',
+        barrels,
+        used,
+        (filter) => `no module matching ${String(filter)} has re-exports to make lazy`,
+      );
     },
   };
 }

@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
-import { buildError } from './build-error';
+import { buildError, loadByRule } from './plugin-rules';
 
 export interface StandIn {
   /** Matches the absolute paths of the modules left out. */
@@ -75,12 +75,12 @@ export function standIns(list: readonly StandIn[]): Plugin {
     name: 'stand-ins',
     setup(build) {
       build.initialOptions.metafile = true;
-      const used = new Set<StandIn>();
-      for (const standIn of list)
-        build.onLoad({ filter: standIn.modules }, ({ path }) => {
-          used.add(standIn);
-          return { contents: standInSource(exportNames(path), standIn.reason(path)), loader: 'js' };
-        });
+      const used = loadByRule(
+        build,
+        list,
+        (standIn) => standIn.modules,
+        (standIn, path) => standInSource(exportNames(path), standIn.reason(path)),
+      );
       build.onEnd((result) => {
         if (result.errors.length > 0 || result.metafile === undefined) return;
         for (const text of standInErrors(list, used, result.metafile.inputs))

@@ -76,17 +76,10 @@ async function runOnEmptyFile(dataSource: DataSource, script: string): Promise<b
   // process creating the same file, which then leaves tables here and this one to the runner.
   await exec('PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE');
   try {
-    let empty: boolean;
-    try {
-      const [{ tables }] = (await dataSource.query(
-        'SELECT count(*) AS "tables" FROM sqlite_master',
-      )) as Array<{ tables: number }>;
-      empty = tables === 0;
-    } catch (error) {
-      await exec('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-    if (!empty) {
+    const [{ tables }] = (await dataSource.query('SELECT count(*) AS "tables" FROM sqlite_master')) as Array<{
+      tables: number;
+    }>;
+    if (tables > 0) {
       await exec('ROLLBACK');
       return false;
     }
@@ -94,11 +87,14 @@ async function runOnEmptyFile(dataSource: DataSource, script: string): Promise<b
       await exec(`${script};\nCOMMIT`);
       return true;
     } catch {
-      // The file is empty again: TypeORM's runner sends the statements one by one and reports the
-      // one that fails, if one does.
+      // Refused: the file is empty again, and TypeORM's runner sends the statements one by one and
+      // reports the one that fails, if one does.
       await exec('ROLLBACK').catch(() => undefined);
       return false;
     }
+  } catch (error) {
+    await exec('ROLLBACK').catch(() => undefined);
+    throw error;
   } finally {
     await exec('PRAGMA foreign_keys = ON');
   }
