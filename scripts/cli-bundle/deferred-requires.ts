@@ -121,13 +121,7 @@ export function deferredRequires(rules: readonly DeferredRequireRule[]): Plugin 
         (rule) => rule.module,
         (rule, path) => deferRequires(readFileSync(path, 'utf8'), path, rule.requires),
       );
-      failUnusedRules(
-        build,
-        'deferred-requires',
-        rules,
-        used,
-        (rule) => `no bundled module matches ${String(rule.module)}`,
-      );
+      failUnusedRules(build, rules, used, (rule) => `no bundled module matches ${String(rule.module)}`);
     },
   };
 }

@@ -82,7 +82,6 @@ export function lazyReexportsOf(barrels: readonly RegExp[]): Plugin {
       );
       failUnusedRules(
         build,
-        'lazy-reexports',
         barrels,
         used,
         (filter) => `no module matching ${String(filter)} has re-exports to make lazy`,

@@ -3,11 +3,14 @@
  * a rule rewrote none (the package moved or changed shape, and the bundle would carry it as it was
  * without a word).
  */
-import type { Message, PluginBuild } from 'esbuild';
+import type { PluginBuild } from 'esbuild';
 
-/** A build error a plugin adds in `onEnd`, in the shape esbuild reports its own. */
-export function buildError(pluginName: string, text: string): Message {
-  return { id: pluginName, pluginName, text, location: null, notes: [], detail: undefined };
+/**
+ * Fails the build with `texts`, from an `onEnd` callback: esbuild rejects a build whose end callback
+ * returns errors (errors only pushed onto the result would leave it resolved, and the bundle written).
+ */
+export function endErrors(texts: readonly string[]): { errors: Array<{ text: string }> } {
+  return { errors: texts.map((text) => ({ text })) };
 }
 
 /**
@@ -34,13 +37,11 @@ export function loadByRule<Rule>(
 /** Fails the build, once it ends without other errors, for each rule that rewrote no module. */
 export function failUnusedRules<Rule>(
   build: PluginBuild,
-  pluginName: string,
   rules: readonly Rule[],
   used: ReadonlySet<Rule>,
   describe: (rule: Rule) => string,
 ): void {
-  build.onEnd((result) => {
-    if (result.errors.length > 0) return;
-    for (const rule of rules) if (!used.has(rule)) result.errors.push(buildError(pluginName, describe(rule)));
-  });
+  build.onEnd((result) =>
+    result.errors.length > 0 ? undefined : endErrors(rules.filter((rule) => !used.has(rule)).map(describe)),
+  );
 }

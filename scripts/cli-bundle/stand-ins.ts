@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
-import { buildError, loadByRule } from './plugin-rules';
+import { endErrors, loadByRule } from './plugin-rules';
 
 export interface StandIn {
   /** Matches the absolute paths of the modules left out. */
@@ -81,11 +81,11 @@ export function standIns(list: readonly StandIn[]): Plugin {
         (standIn) => standIn.modules,
         (standIn, path) => standInSource(exportNames(path), standIn.reason(path)),
       );
-      build.onEnd((result) => {
-        if (result.errors.length > 0 || result.metafile === undefined) return;
-        for (const text of standInErrors(list, used, result.metafile.inputs))
-          result.errors.push(buildError('stand-ins', text));
-      });
+      build.onEnd((result) =>
+        result.errors.length > 0 || result.metafile === undefined
+          ? undefined
+          : endErrors(standInErrors(list, used, result.metafile.inputs)),
+      );
     },
   };
 }

@@ -8,10 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { deferRequires, TYPEORM_DEFERRED_REQUIRES } from '../../../scripts/cli-bundle/deferred-requires';
+import { build, type Plugin } from 'esbuild';
+import {
+  deferRequires,
+  deferredRequires,
+  TYPEORM_DEFERRED_REQUIRES,
+} from '../../../scripts/cli-bundle/deferred-requires';
 import {
   CLASS_VALIDATOR_DECORATORS,
   lazyReexports,
+  lazyReexportsOf,
   NEST_INDEXES,
   RXJS_INDEXES,
   TYPEORM_INDEX,
@@ -22,6 +28,7 @@ import {
   PHONE_NUMBER_METADATA,
   type StandIn,
   standInErrors,
+  standIns,
   standInSource,
   UNUSED_TYPEORM_DRIVERS,
 } from '../../../scripts/cli-bundle/stand-ins';
@@ -295,5 +302,33 @@ describe('stand-ins for modules the CLI leaves out', () => {
     const { __importStar } = loadReal('tslib') as { __importStar: (module: Exports) => Exports };
     const starred = __importStar(standIn);
     expect(() => starred.prompt).toThrow(/inquirer is not bundled/);
+  });
+});
+
+describe('a rule that rewrote nothing', () => {
+  const bundle = (plugin: Plugin): Promise<unknown> =>
+    build({
+      stdin: { contents: 'require("typeorm/util/StringUtils.js")', resolveDir: process.cwd(), loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      plugins: [plugin],
+    });
+
+  it.each([
+    ['lazyReexportsOf', lazyReexportsOf([/no-such-barrel\.js$/]), /no module matching .*no-such-barrel/],
+    [
+      'deferredRequires',
+      deferredRequires([{ module: /no-such-module\.js$/, requires: 'all' }]),
+      /no bundled module matches/,
+    ],
+    [
+      'standIns',
+      standIns([{ modules: /no-such-stand-in\.js$/, importers: /none/, reason: () => 'left out' }]),
+      /no bundled module matches/,
+    ],
+  ])('%s fails the build (the build rejects, nothing is written)', async (_name, plugin, message) => {
+    await expect(bundle(plugin)).rejects.toThrow(message);
   });
 });
