@@ -1,5 +1,5 @@
 /**
- * postgres.md §2 live fan-out: two server instances on one PostgreSQL database (a throwaway
+ * docs/spec/postgres.md §2 live fan-out: two server instances on one PostgreSQL database (a throwaway
  * cluster, as in the tests); a client on A starts a turn whose model (DeltaStreamModel, paced
  * 1 000 fragments at 500/s, write timestamps) streams; a client on B subscribed with
  * thread/resume. Figure: per-delta latency model write → read by the subscriber on B (value) vs

@@ -1,5 +1,5 @@
 /**
- * Long turn (issue 11, protocol.md §4.8 v1.1): one turn whose model streams 100 000 fragments of
+ * Long turn (issue 11, docs/spec/protocol.md §4.8 v1.1): one turn whose model streams 100 000 fragments of
  * 10 characters as fast as loopback allows, and the same turn with 10 000 fragments, through the
  * App Server (file store) and through the plain SSE→JSONL relay floor. Figures:
  *  - time, turn/start write → turn/completed read (target ≤ 2× the relay);

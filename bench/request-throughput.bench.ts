@@ -1,6 +1,6 @@
 /**
  * Request throughput over stdio with 1 000 requests in flight: a round writes 1 000 requests at
- * once; a request answered `-32001` (the server's FIFO holds 128, protocol.md §1.8) is retried the
+ * once; a request answered `-32001` (the server's FIFO holds 128, docs/spec/protocol.md §1.8) is retried the
  * way §1.8 tells clients to, with exponential backoff (1 ms, doubling, capped at 32 ms), until every
  * one has a result. Figure: results per second of a round (median of the measured rounds). Floor:
  * the same rounds against a plain Node JSONL echo (which never rejects).

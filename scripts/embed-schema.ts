@@ -1,7 +1,7 @@
 /**
  * Build step (`npm run build`): embeds the committed schema files into `dist` next to the compiled
  * schema module, so `schema/export` and the CLI schema commands serve the bytes the build saw
- * (protocol.md §11.1).
+ * (docs/spec/protocol.md §11.1).
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * `npm run schema:write`: regenerates the committed schema files from the protocol's single source
- * (protocol.md §11.1) into `schema/app-server/json/<Name>.json` and
+ * (docs/spec/protocol.md §11.1) into `schema/app-server/json/<Name>.json` and
  * `schema/app-server/typescript/<Name>.ts`. Files of names no longer generated are removed, so the
  * directories always hold exactly the generated set (the drift test checks the same).
  */

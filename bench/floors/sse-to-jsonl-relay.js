@@ -2,12 +2,12 @@
 // Streaming floor: a plain Node proxy. Each JSONL request {"id", "params": {"url", "text",
 // "threadId"?}} POSTs a chat-completions request to the model, parses the SSE body (split on blank
 // lines, JSON.parse each data payload) and writes one JSONL notification per content fragment, in
-// the shape the App Server must send (protocol.md §4.8 v1.1: the item envelope with
+// the shape the App Server must send (docs/spec/protocol.md §4.8 v1.1: the item envelope with
 // `payload.text` = the chunk, plus `delta`), then a turn/completed line. It keeps the accumulated
 // text as the server must (for item/completed and replay) and serves several requests at once
 // (concurrent turns: notifications carry the request's threadId). No framework, no persistence,
 // no runtime.
-// It honours stdout backpressure as the App Server must (protocol.md §1.8): when the pipe to the
+// It honours stdout backpressure as the App Server must (docs/spec/protocol.md §1.8): when the pipe to the
 // reader is full it pauses reading the model's responses until stdout drains. Ignoring it made
 // the floor buffer every unread line in memory (~130 MiB over a 100 000-chunk turn) — a floor that
 // no spec-abiding server may copy, so its memory growth was no floor at all.

@@ -1,7 +1,7 @@
 'use strict';
 // thread/read floor: a plain Node JSONL process over the same store file. For each request
 // {"id", "params": {"threadId"}} it reads the thread, its turns and its items with raw sqlite3
-// SELECTs, builds the same result JSON the App Server returns for thread/read (protocol.md §3.5:
+// SELECTs, builds the same result JSON the App Server returns for thread/read (docs/spec/protocol.md §3.5:
 // thread, turns in creation order, items in creation order) and writes the response as one line.
 // No framework, no validation, no queue. Usage: node thread-read-raw.js <store.sqlite>
 const sqlite3 = require('sqlite3');

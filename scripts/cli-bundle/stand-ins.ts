@@ -92,7 +92,7 @@ export function standIns(list: readonly StandIn[]): Plugin {
 
 /**
  * The TypeORM drivers other than SQLite and PostgreSQL, ~1.1 MB of source: the App Server's store is
- * one of those two (postgres.md §1). Only code for another database reads them (DriverFactory's case
+ * one of those two (docs/spec/postgres.md §1). Only code for another database reads them (DriverFactory's case
  * for it, SQL Server parameters in the migration table and query cache).
  */
 export const UNUSED_TYPEORM_DRIVERS: StandIn = {

@@ -4,7 +4,7 @@
  */
 import type { TranscriptSession } from './transcript-session';
 
-/** One scripted model reply (runtime.md §15.2, object form as in a `VV_AGENT_SCRIPTED_MODEL_FILE`). */
+/** One scripted model reply (docs/spec/runtime.md §15.2, object form as in a `VV_AGENT_SCRIPTED_MODEL_FILE`). */
 export interface ModelStep {
   content?: string;
   tool_calls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
@@ -30,7 +30,7 @@ export interface Scenario {
   verify?(workspace: string): void;
 }
 
-/** The canonical text input element of protocol.md §3.9. */
+/** The canonical text input element of docs/spec/protocol.md §3.9. */
 export function textInput(text: string): Array<{ type: 'text'; text: string }> {
   return [{ type: 'text', text }];
 }

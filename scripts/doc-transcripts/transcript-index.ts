@@ -46,7 +46,7 @@ VV_AGENT_SCRIPTED_MODEL_FILE=${SCRIPT_FILE} node dist/main.js ${baseCliArgs().jo
 \`\`\`
 
 plus the options named per scenario. \`settings.json\` (its endpoint is never contacted: the scripted
-model file replaces the HTTP client, runtime.md §15.3):
+model file replaces the HTTP client, docs/spec/runtime.md §15.3):
 
 \`\`\`json
 ${JSON.stringify(SETTINGS_DOCUMENT, null, 2)}

@@ -136,7 +136,7 @@ export class TranscriptSession {
     });
   }
 
-  /** Closes stdin (graceful shutdown, protocol.md §1.9) and resolves with the exit code. */
+  /** Closes stdin (graceful shutdown, docs/spec/protocol.md §1.9) and resolves with the exit code. */
   async finish(timeoutMs = DEFAULT_WAIT_MS): Promise<number | null> {
     this.child.stdin.end();
     const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);

@@ -1,5 +1,5 @@
 /**
- * The `acp` options (acp.md §1): the `app-server --listen stdio` options, rules, defaults and
+ * The `acp` options (docs/spec/acp.md §1): the `app-server --listen stdio` options, rules, defaults and
  * usage errors, minus `--listen` (ACP is always stdio). Pure.
  */
 import type { ListenOptions } from './cli-invocation';

@@ -1,9 +1,9 @@
-/** What the command line asked for, after parsing (protocol.md §12). */
+/** What the command line asked for, after parsing (docs/spec/protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
 
-/** websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
+/** docs/spec/websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
 export interface WebSocketListenOptions {
   address: WebSocketListenAddress;
   /** `--ws-token-file`; null with `--ws-no-auth`. */
@@ -14,7 +14,7 @@ export interface WebSocketListenOptions {
 }
 
 export interface ListenOptions {
-  /** `native-messaging`: length-prefixed frames for a browser extension (native-messaging.md §1). */
+  /** `native-messaging`: length-prefixed frames for a browser extension (docs/spec/native-messaging.md §1). */
   listen: 'stdio' | 'native-messaging' | 'ws';
   /** Present exactly when `listen` is `ws`. */
   websocket?: WebSocketListenOptions;
@@ -27,9 +27,9 @@ export interface ListenOptions {
   approvalPolicy: ApprovalPolicy;
   approvalTimeoutSeconds: number;
   maxMessageBytes: number;
-  /** mcp.md §1: the `mcpServers` JSON file; null when not given. */
+  /** docs/spec/mcp.md §1: the `mcpServers` JSON file; null when not given. */
   mcpConfig: string | null;
-  /** native-messaging.md §1: the caller the browser named, as the launcher forwards it. */
+  /** docs/spec/native-messaging.md §1: the caller the browser named, as the launcher forwards it. */
   nativeCaller?: string;
   /** The callers the installed launcher allows; absent → no check (a host started by hand). */
   nativeAllowedCallers?: readonly string[];
@@ -44,12 +44,12 @@ export type CliInvocation =
   | { kind: 'version' }
   | { kind: 'usage-error'; message: string }
   | { kind: 'listen'; options: ListenOptions }
-  /** acp.md §1: the listen options (always stdio), served as ACP. */
+  /** docs/spec/acp.md §1: the listen options (always stdio), served as ACP. */
   | { kind: 'acp'; options: ListenOptions }
   | { kind: 'schema'; out: string }
   | { kind: 'generate-ts'; out: string }
   | { kind: 'debug-send-message'; message: string }
-  /** native-messaging.md §2: install, uninstall or list the browser host files. */
+  /** docs/spec/native-messaging.md §2: install, uninstall or list the browser host files. */
   | { kind: 'native-host'; request: NativeHostRequest };
 
 /** The long-running commands, which start without nest-commander (server-command.ts). */

@@ -1,5 +1,5 @@
 /**
- * What `vv-agent <command> --help` prints after the general help (protocol.md §12.7 v1.1: a
+ * What `vv-agent <command> --help` prints after the general help (docs/spec/protocol.md §12.7 v1.1: a
  * command's help may print more), and the usage line that follows every usage error.
  */
 import type { HelpTopic } from './cli-invocation';

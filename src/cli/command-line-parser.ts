@@ -1,4 +1,4 @@
-/** Pure dispatch of the command line into a `CliInvocation` (protocol.md §12.1, §12.5, §12.6). */
+/** Pure dispatch of the command line into a `CliInvocation` (docs/spec/protocol.md §12.1, §12.5, §12.6). */
 import type { CliInvocation, HelpTopic } from './cli-invocation';
 import { parseListenOptions } from './listen-options-parser';
 import { parseNativeHostCommand } from './native-host/native-host-options-parser';

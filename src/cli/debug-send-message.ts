@@ -1,5 +1,5 @@
 /**
- * `vv-agent debug app-server send-message <words…>` (protocol.md §12.6, runtime.md §15.4): one
+ * `vv-agent debug app-server send-message <words…>` (docs/spec/protocol.md §12.6, docs/spec/runtime.md §15.4): one
  * scripted turn through an in-process server and an in-process `AppServerClient`, printing
  * `debug/input` and then every notification / server request up to and including `turn/completed`.
  * Needs no settings and no network.

@@ -1,4 +1,4 @@
-/** The help text of protocol.md §12.7, grown with v1.1's WebSocket, native messaging and ACP. */
+/** The help text of docs/spec/protocol.md §12.7, grown with v1.1's WebSocket, native messaging and ACP. */
 export const HELP_TEXT = `Usage:
   vv-agent app-server --listen stdio --settings <path> --backend <key> --model <key> [options]
   vv-agent app-server --listen native-messaging --settings <path> --backend <key> --model <key> [options]

@@ -1,4 +1,4 @@
-/** Pure parser of the `app-server` listen options (protocol.md §12.2). */
+/** Pure parser of the `app-server` listen options (docs/spec/protocol.md §12.2). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
 import {
@@ -26,7 +26,7 @@ type Flag =
   | '--native-allowed-callers'
   | '--ws-token-file';
 
-/** Flags without a value (websocket.md §1). */
+/** Flags without a value (docs/spec/websocket.md §1). */
 const SWITCHES = new Set(['--ws-no-auth']);
 /** Flags that may be given more than once; their values are collected in order. */
 const REPEATABLE = new Set(['--ws-allow-origin']);
@@ -68,7 +68,7 @@ function positiveNumber(raw: string, flag: string): { value: number } | { error:
   return Number.isFinite(n) && n > 0 ? { value: n } : { error: `${flag} must be a finite positive number` };
 }
 
-/** native-messaging.md §1: what the installed launcher passes (see ../cli/native-host). */
+/** docs/spec/native-messaging.md §1: what the installed launcher passes (see ../cli/native-host). */
 const NATIVE_FLAGS = ['--native-caller', '--native-allowed-callers'] as const;
 
 function nativeMessagingOptions(
@@ -116,7 +116,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       if (raw !== undefined) i++;
     }
     // The launcher forwards whatever caller the browser named, none included; the caller check
-    // (native-messaging.md §1) refuses an empty one with its own message.
+    // (docs/spec/native-messaging.md §1) refuses an empty one with its own message.
     const emptyAllowed = name === '--native-caller' && raw === '';
     if (raw === undefined || (raw.trim() === '' && !emptyAllowed))
       return { error: `${name} requires a value` };
@@ -167,7 +167,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   };
 }
 
-/** websocket.md §1: authentication is required unless `--ws-no-auth` on a loopback address. */
+/** docs/spec/websocket.md §1: authentication is required unless `--ws-no-auth` on a loopback address. */
 function webSocketOptions(
   address: WebSocketListenAddress,
   tokenFile: string | number | undefined,

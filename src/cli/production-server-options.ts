@@ -1,5 +1,5 @@
 /**
- * Startup steps 2–3 of protocol.md §12.3 and the production configuration of §12.4: settings file →
+ * Startup steps 2–3 of docs/spec/protocol.md §12.3 and the production configuration of §12.4: settings file →
  * exact model → model provider (HTTP client, or the scripted test hook) → AppServerModule options.
  */
 import { readFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ function buildClient(
   return createOpenAiCompatibleClient(settings, resolved, { timeoutSeconds: options.timeoutSeconds });
 }
 
-/** mcp.md §1: read once at startup; any problem → `--mcp-config: <cause>` (exit 2). */
+/** docs/spec/mcp.md §1: read once at startup; any problem → `--mcp-config: <cause>` (exit 2). */
 export function loadMcpConfigFile(path: string, env: NodeJS.ProcessEnv): Record<string, McpServerConfig> {
   try {
     return parseMcpConfig(readFileSync(path, 'utf8'), env);
@@ -79,7 +79,7 @@ export function loadMcpConfigFile(path: string, env: NodeJS.ProcessEnv): Record<
 
 /**
  * `buildProductionServerOptions` for a command: a configuration error is written to stderr as its
- * message and recorded as exit code 2 (protocol.md §12.3), and the command gets null.
+ * message and recorded as exit code 2 (docs/spec/protocol.md §12.3), and the command gets null.
  */
 export function productionServerOptionsOrExit(
   options: ListenOptions,

@@ -1,7 +1,7 @@
 /**
  * The one stderr line a stdio server writes once it serves (issue 16: a human starting it by hand
  * sees it is up and what it runs), at every log level. A PostgreSQL store is shown without its
- * password (postgres.md §1).
+ * password (docs/spec/postgres.md §1).
  */
 import type { ListenOptions } from './cli-invocation';
 import { defaultStorePath } from './production-server-options';

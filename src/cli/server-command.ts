@@ -1,6 +1,6 @@
 /**
- * The two long-running commands, `app-server` (protocol.md §12.3, websocket.md §1,
- * native-messaging.md §1) and `acp` (acp.md §1), run straight from the parsed invocation. A client
+ * The two long-running commands, `app-server` (docs/spec/protocol.md §12.3, docs/spec/websocket.md §1,
+ * docs/spec/native-messaging.md §1) and `acp` (docs/spec/acp.md §1), run straight from the parsed invocation. A client
  * spawns one per connection and waits for it, so they skip nest-commander: its Nest application and
  * CLI stack (commander, inquirer, cosmiconfig) would cost ~25 ms of every start-up just to route a
  * command the parser has already resolved (docs/performance-notes.md). nest-commander hosts the
@@ -23,7 +23,7 @@ export async function runServerCommand(invocation: ServerInvocation): Promise<nu
 
 async function runListen(listen: ListenOptions, outcome: CliOutcome): Promise<void> {
   if (listen.listen === 'native-messaging') {
-    // native-messaging.md §1: the caller is logged, and refused before any frame when not allowed.
+    // docs/spec/native-messaging.md §1: the caller is logged, and refused before any frame when not allowed.
     process.stderr.write(`native messaging caller: ${listen.nativeCaller ?? '(none)'}\n`);
     const { refuseNativeCaller } = await import('../transports/native-messaging/native-caller');
     const refusal = refuseNativeCaller(listen.nativeCaller, listen.nativeAllowedCallers);
@@ -42,7 +42,7 @@ async function runListen(listen: ListenOptions, outcome: CliOutcome): Promise<vo
     outcome.exitCode = await runWebSocketAppServer(options, {
       address: websocket.address,
       allowedOrigins: websocket.allowedOrigins,
-      // Read after the store opened, before binding (websocket.md §1 startup order).
+      // Read after the store opened, before binding (docs/spec/websocket.md §1 startup order).
       loadToken: () => (tokenFile === null ? null : loadWebSocketToken(tokenFile)),
     });
     return;

@@ -1,5 +1,5 @@
 /**
- * stdout carries protocol only (protocol.md §1.1). Importing this module first thing in `main.ts`
+ * stdout carries protocol only (docs/spec/protocol.md §1.1). Importing this module first thing in `main.ts`
  * keeps a private handle on the real stdout writer for the transport and points `process.stdout.write`
  * and every `console` method at stderr, so a stray log line from any dependency can never corrupt the
  * protocol stream. It is a side-effect module on purpose: it must run before other imports execute.

@@ -1,4 +1,4 @@
-/** `--listen ws://…` (websocket.md §1): the WebSocket server and its token file, loaded together on demand. */
+/** `--listen ws://…` (docs/spec/websocket.md §1): the WebSocket server and its token file, loaded together on demand. */
 import { readTokenFile, TokenFileError } from '../transports/websocket/token-file';
 import { WebSocketStartupError } from '../transports/websocket/websocket.server';
 

@@ -1,5 +1,5 @@
 /**
- * Rebuilds each agentMessage's text from the stream (protocol.md §4.8 v1.1): a delta carries only
+ * Rebuilds each agentMessage's text from the stream (docs/spec/protocol.md §4.8 v1.1): a delta carries only
  * its chunk, so the text so far is what `item/started` (or a replayed in-progress item) held plus
  * every chunk since; `item/completed` carries the whole text and replaces it.
  */

@@ -1,4 +1,4 @@
-/** Every failure the typed client reports (protocol.md §13). `code`/`data` come from a server error. */
+/** Every failure the typed client reports (docs/spec/protocol.md §13). `code`/`data` come from a server error. */
 export class AppServerClientError extends Error {
   readonly code?: number;
   readonly data?: unknown;

@@ -1,5 +1,5 @@
 /**
- * `AppServerClient` (protocol.md §13): a typed facade over the protocol for integration tests and
+ * `AppServerClient` (docs/spec/protocol.md §13): a typed facade over the protocol for integration tests and
  * consumers, over a spawned child process or an in-process connection. Calls are correlated by id;
  * every message no pending call consumes goes to a FIFO backlog read with `nextMessage` / `waitFor`.
  */
@@ -64,7 +64,7 @@ export interface InProcessClientOptions {
   requestTimeoutMs?: number;
 }
 
-/** `AppServerClient.connect` options (websocket.md §7). */
+/** `AppServerClient.connect` options (docs/spec/websocket.md §7). */
 export interface WebSocketClientOptions extends WebSocketConnectOptions {
   requestTimeoutMs?: number;
 }
@@ -143,7 +143,7 @@ export class AppServerClient {
   }
 
   /**
-   * A client of a WebSocket server (`--listen ws://HOST:PORT`, websocket.md §7), in Node and in
+   * A client of a WebSocket server (`--listen ws://HOST:PORT`, docs/spec/websocket.md §7), in Node and in
    * browsers. Resolves once the socket is open; rejects with `failed to connect to App Server at
    * <url>: <cause>` (a wrong token and a missing one look the same: the upgrade is refused).
    */
@@ -198,20 +198,20 @@ export class AppServerClient {
     return this.request('thread/archive', params);
   }
 
-  /** history.md §2: copies finished turns up to `turnId`; the requester is subscribed to the fork. */
+  /** docs/spec/history.md §2: copies finished turns up to `turnId`; the requester is subscribed to the fork. */
   forkThread(params: ThreadForkParams): Promise<ThreadForkResponse> {
     return this.request('thread/fork', params);
   }
 
   /**
-   * history.md §1: starts a compaction turn (`turn/started`, a `contextCompaction` item,
+   * docs/spec/history.md §1: starts a compaction turn (`turn/started`, a `contextCompaction` item,
    * `turn/completed`); the requester owns it.
    */
   compactThread(params: ThreadCompactParams): Promise<ThreadCompactResponse> {
     return this.request('thread/compact', params);
   }
 
-  /** history.md §3: a shallow patch, `null` deletes a key. */
+  /** docs/spec/history.md §3: a shallow patch, `null` deletes a key. */
   updateThreadMetadata(params: ThreadMetadataUpdateParams): Promise<ThreadMetadataUpdateResponse> {
     return this.request('thread/metadata/update', params);
   }
@@ -245,7 +245,7 @@ export class AppServerClient {
     return this.request('model/list', params);
   }
 
-  /** `mcpServer/list` (mcp.md §5): process-level servers, plus the thread's with `threadId`. */
+  /** `mcpServer/list` (docs/spec/mcp.md §5): process-level servers, plus the thread's with `threadId`. */
   listMcpServers(params?: McpServerListParams): Promise<McpServerListResponse> {
     return this.request('mcpServer/list', params);
   }

@@ -1,5 +1,5 @@
 /**
- * The typed client over a spawned child's stdin/stdout (protocol.md §13): JSONL, one message per
+ * The typed client over a spawned child's stdin/stdout (docs/spec/protocol.md §13): JSONL, one message per
  * line. Node only; browser builds get child-process-transport.browser.ts instead (package.json
  * "browser"), so a bundle of the client never pulls in `node:child_process`.
  */

@@ -1,5 +1,5 @@
 /**
- * How the typed client reaches a server (protocol.md §13): a transport moves message lines and
+ * How the typed client reaches a server (docs/spec/protocol.md §13): a transport moves message lines and
  * nothing else; the client interprets them. Implementations: a spawned child's stdin/stdout
  * (child-process-transport.ts, Node only), an in-process connection of an `AppServerCore` (below)
  * and WebSocket (websocket-transport.ts). `AppServerClient.fromTransport` takes any other.

@@ -1,5 +1,5 @@
 /**
- * The typed client's types, derived from the protocol registry (protocol.md §11.1, §13): params from
+ * The typed client's types, derived from the protocol registry (docs/spec/protocol.md §11.1, §13): params from
  * the registry's DTOs, results and notification params from the message definitions.
  */
 import type { MessageTypes } from '../protocols/app-server-v1/messages';

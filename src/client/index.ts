@@ -1,4 +1,4 @@
-/** The typed TypeScript client of protocol.md §13. */
+/** The typed TypeScript client of docs/spec/protocol.md §13. */
 export {
   AppServerClient,
   DEFAULT_CLIENT_CAPABILITIES,

@@ -1,5 +1,5 @@
 /**
- * The client's FIFO backlog (protocol.md §13): every server message no pending call consumed, in
+ * The client's FIFO backlog (docs/spec/protocol.md §13): every server message no pending call consumed, in
  * arrival order. Readers take the first message matching a predicate, waiting for new arrivals up to
  * a deadline; nothing is lost or reordered.
  */

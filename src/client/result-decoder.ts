@@ -1,6 +1,6 @@
 /**
  * Validates results against the schemas generated from the message definitions (the same source as
- * the committed files, protocol.md §11.1); compiled once per type and shared by every client.
+ * the committed files, docs/spec/protocol.md §11.1); compiled once per type and shared by every client.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { findMessageDefinition, schemaDocument } from '../protocols/app-server-v1/messages';

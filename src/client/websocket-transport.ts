@@ -1,5 +1,5 @@
 /**
- * The typed client over WebSocket (websocket.md §7): one JSON-RPC message per text frame. Runs in
+ * The typed client over WebSocket (docs/spec/websocket.md §7): one JSON-RPC message per text frame. Runs in
  * browsers (the global `WebSocket`) and in Node (the global `WebSocket` where there is one, else the
  * `ws` package, loaded only then). Nothing Node-only is imported here statically, so a browser
  * bundle of the client does not pull it in.

@@ -1,5 +1,5 @@
 /**
- * Server-generated ids (protocol.md §5.1): a prefix plus 32 lowercase hex characters. The hex is a
+ * Server-generated ids (docs/spec/protocol.md §5.1): a prefix plus 32 lowercase hex characters. The hex is a
  * UUID v7 (48-bit epoch-ms timestamp, then random bits), so ids sort roughly by creation time and
  * stay unique across restarts and across processes sharing one store.
  */

@@ -1,4 +1,4 @@
-/** Applies the defaults of protocol.md §10.4 / §12.4 to AppServerModuleOptions. Pure. */
+/** Applies the defaults of docs/spec/protocol.md §10.4 / §12.4 to AppServerModuleOptions. Pure. */
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,

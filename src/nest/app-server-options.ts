@@ -1,4 +1,4 @@
-/** Options of `AppServerModule.forRoot` (protocol.md §10.4). */
+/** Options of `AppServerModule.forRoot` (docs/spec/protocol.md §10.4). */
 import type { Type } from '@nestjs/common';
 import type { Agent } from '../runtime/agent';
 import type { Runner } from '../runtime/runner';
@@ -16,14 +16,14 @@ export interface AppServerModuleOptions {
   /**
    * Product host; when absent a DefaultAppServerHost is built from agent, runConfig and models. A class
    * is instantiated by Nest with its constructor dependencies injected — the `forRoot` form of binding
-   * `{ provide: APP_SERVER_HOST, useClass: ProductHost }` (protocol.md §10.4).
+   * `{ provide: APP_SERVER_HOST, useClass: ProductHost }` (docs/spec/protocol.md §10.4).
    */
   host?: AppServerHostBinding;
   agent?: Agent;
   runConfig?: RunConfig;
   models?: AppModelInfo[];
   /**
-   * `{ path }`: a sqlite file path, or ":memory:" (the default store). PostgreSQL (postgres.md §1):
+   * `{ path }`: a sqlite file path, or ":memory:" (the default store). PostgreSQL (docs/spec/postgres.md §1):
    * `{ url: "postgres://user:password@host:port/database" }` or `{ dataSource }`, a TypeORM postgres
    * DataSourceOptions (its entities, migrations and logger are the App Server's own).
    */
@@ -36,7 +36,7 @@ export interface AppServerModuleOptions {
   maxQueuedRequests?: number;
   /** Default 16 777 216. */
   maxMessageBytes?: number;
-  /** mcp.md §1: process-level MCP servers (`--mcp-config`), already `${VAR}`-expanded. Default none. */
+  /** docs/spec/mcp.md §1: process-level MCP servers (`--mcp-config`), already `${VAR}`-expanded. Default none. */
   mcpServers?: Record<string, McpServerConfig>;
 }
 

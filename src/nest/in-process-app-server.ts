@@ -1,5 +1,5 @@
 /**
- * An App Server without a transport process (protocol.md §13 "in-process"): the same module, core
+ * An App Server without a transport process (docs/spec/protocol.md §13 "in-process"): the same module, core
  * and lifecycle as stdio; each in-process client gets its own connection from `core.connect(sink)`.
  */
 import { NestFactory } from '@nestjs/core';

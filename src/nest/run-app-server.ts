@@ -1,5 +1,5 @@
 /**
- * The one lifecycle every transport of the production server shares (protocol.md §12.3): boot the
+ * The one lifecycle every transport of the production server shares (docs/spec/protocol.md §12.3): boot the
  * App Server module as a Nest microservice with the transport as its strategy, attach the core,
  * listen, then wait until the transport reports that the server stopped. Resolves with the exit
  * code: the transport's after a shutdown; 1 (or the transport's startup code) after a startup
@@ -62,7 +62,7 @@ export function startupFailureMessage(error: unknown): string {
     : causeMessage(error);
 }
 
-/** A transport may say which exit code its startup failure stands for (websocket.md §1: token file → 2). */
+/** A transport may say which exit code its startup failure stands for (docs/spec/websocket.md §1: token file → 2). */
 function startupExitCode(error: unknown): number {
   const code = (error as { exitCode?: unknown } | null)?.exitCode;
   return typeof code === 'number' ? code : 1;

@@ -1,6 +1,6 @@
 /**
  * Nest's ConsoleLogger writes log/warn/debug to stdout, which is reserved for the protocol
- * (protocol.md §1.1). This logger keeps Nest's format but writes every level to fd 2.
+ * (docs/spec/protocol.md §1.1). This logger keeps Nest's format but writes every level to fd 2.
  *
  * By default only warnings and errors are printed: Nest's bootstrap lines would otherwise fill a
  * client's stderr pane on every start. `VV_AGENT_LOG_LEVEL` (`error`, `warn`, `log`, `debug`,

@@ -1,5 +1,5 @@
 /**
- * Runs `vv-agent acp` (acp.md §1): the same module, core, store, host, approvals and MCP as the
+ * Runs `vv-agent acp` (docs/spec/acp.md §1): the same module, core, store, host, approvals and MCP as the
  * stdio App Server, with the ACP agent instead of the v1 transport on stdin/stdout. Resolves with
  * the exit code: 0 after a graceful shutdown (stdin EOF, SIGTERM/SIGINT, stdout gone), 1 after a
  * startup failure (its message is written to stderr as one line).
@@ -17,7 +17,7 @@ import { TurnsService } from '../core/turns/turns.service';
 import { AcpConnections } from '../protocols/acp/delivery/acp-connections';
 import { causeMessage } from '../runtime/cause-message';
 
-/** protocol.md §1.9: the whole shutdown is bounded to 5 s. */
+/** docs/spec/protocol.md §1.9: the whole shutdown is bounded to 5 s. */
 const SHUTDOWN_BUDGET_MS = 5_000;
 
 /** The protocol half of stdout (the CLI's guarded writer). */

@@ -1,6 +1,6 @@
 /**
- * Runs the App Server on the process's stdio (protocol.md §1, §12.3 step 5) — JSONL, or the
- * length-prefixed frames of native messaging (native-messaging.md §1) — until it shuts down, and
+ * Runs the App Server on the process's stdio (docs/spec/protocol.md §1, §12.3 step 5) — JSONL, or the
+ * length-prefixed frames of native messaging (docs/spec/native-messaging.md §1) — until it shuts down, and
  * resolves with the process exit code: 0 after a graceful shutdown (EOF, SIGTERM/SIGINT, stdout
  * EPIPE), 1 after a fatal I/O error or a startup failure (its message is written to stderr as one line).
  */

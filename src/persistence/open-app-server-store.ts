@@ -1,5 +1,5 @@
 /**
- * Which store a target names (postgres.md §1): a `postgres://` / `postgresql://` URL or a TypeORM
+ * Which store a target names (docs/spec/postgres.md §1): a `postgres://` / `postgresql://` URL or a TypeORM
  * postgres DataSourceOptions → PostgreSQL; anything else is a SQLite file path (or `:memory:`),
  * the zero-config default.
  */

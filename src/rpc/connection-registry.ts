@@ -1,6 +1,6 @@
 /**
  * The open connections of this server, by id. Domain modules look connections up here and register
- * close listeners (unsubscribe). A closing connection never resolves anything else (websocket.md §6).
+ * close listeners (unsubscribe). A closing connection never resolves anything else (docs/spec/websocket.md §6).
  */
 import { Injectable } from '@nestjs/common';
 import type { CloseListener, Connection } from './connection';

@@ -1,5 +1,5 @@
 /**
- * One logical client session (protocol.md §2), independent of the transport that carries it:
+ * One logical client session (docs/spec/protocol.md §2), independent of the transport that carries it:
  * per-connection state, the ordered outbound queue of §1.8, close listeners and the pending server
  * requests (§1.7).
  */

@@ -1,5 +1,5 @@
 /**
- * Inbound classification of one parsed JSON value (protocol.md §1.3) and the `-32600` id echo rule
+ * Inbound classification of one parsed JSON value (docs/spec/protocol.md §1.3) and the `-32600` id echo rule
  * (§1.4). Pure: no I/O, no connection state.
  */
 import type { RpcErrorObject } from './rpc-error';

@@ -1,5 +1,5 @@
 /**
- * Steps 1–4 of the inbound line algorithm (protocol.md §1.2) for one framed line. Pure.
+ * Steps 1–4 of the inbound line algorithm (docs/spec/protocol.md §1.2) for one framed line. Pure.
  */
 import { classifyEnvelope, type InboundEnvelope } from './envelope';
 import { JsonRpcErrors, type RpcError } from './rpc-error';

@@ -1,4 +1,4 @@
-/** The outbound envelopes of protocol.md §1.4. Every message carries `"jsonrpc":"2.0"`. */
+/** The outbound envelopes of docs/spec/protocol.md §1.4. Every message carries `"jsonrpc":"2.0"`. */
 import type { RpcError } from './rpc-error';
 import type { RequestId } from './request-id';
 

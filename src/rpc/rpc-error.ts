@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 errors every protocol shares: the error object on the wire, `RpcError`, and the rows
- * of protocol.md §6 that the peer itself answers before any method is looked up (a line that is
+ * of docs/spec/protocol.md §6 that the peer itself answers before any method is looked up (a line that is
  * not JSON, not an envelope, or too large). Protocol tables spread these rows into their own.
  */
 

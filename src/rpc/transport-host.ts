@@ -7,7 +7,7 @@ import type { Connection } from './connection';
 import type { MessageSink } from './message-sink';
 
 /**
- * Why the server shuts down (protocol.md §1.9): `eof` processes every line already read first;
+ * Why the server shuts down (docs/spec/protocol.md §1.9): `eof` processes every line already read first;
  * `signal` and `output-closed` (stdout EPIPE/EBADF; the transport marks its connection's output
  * broken, so nothing further is written there) discard waiting requests.
  */

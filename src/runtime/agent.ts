@@ -1,4 +1,4 @@
-/** The immutable agent definition (runtime.md §1). */
+/** The immutable agent definition (docs/spec/runtime.md §1). */
 import type { ModelRef, ModelSettings } from './model/types';
 import type { NoToolPolicy } from './run-config';
 import { isBuiltinToolName, sharedBuiltinTool } from './tools/builtin-tool-catalog';
@@ -16,7 +16,7 @@ export interface AgentOptions {
   noToolPolicy?: NoToolPolicy;
   toolPolicy?: ToolPolicy;
   metadata?: Record<string, unknown>;
-  /** MCP servers whose tools this agent may use (mcp.md §1 "Host"); started by the embedding server. */
+  /** MCP servers whose tools this agent may use (docs/spec/mcp.md §1 "Host"); started by the embedding server. */
   mcpServers?: Record<string, McpServerConfig>;
 }
 

@@ -1,4 +1,4 @@
-/** The run's conversation: what the model sees and what this run appended (runtime.md §11.6, history.md §1). */
+/** The run's conversation: what the model sees and what this run appended (docs/spec/runtime.md §11.6, docs/spec/history.md §1). */
 import type { AssistantMessage, Message, ToolMessage } from './messages';
 
 export const RUN_ENDED_TOOL_CONTENT = JSON.stringify({
@@ -89,7 +89,7 @@ export class Conversation {
     return this.latestTurnInput;
   }
 
-  /** A compaction took effect: the model context becomes system + `history` (history.md §1). */
+  /** A compaction took effect: the model context becomes system + `history` (docs/spec/history.md §1). */
   replaceWithCompacted(history: Message[]): void {
     this.messages = [this.systemMessage, ...history];
     this.compaction = { history: structuredClone(history), appendedBefore: this.appended.length };

@@ -1,4 +1,4 @@
-/** The cycle loop (runtime.md §11): one model call plus its tool batch per cycle. */
+/** The cycle loop (docs/spec/runtime.md §11): one model call plus its tool batch per cycle. */
 import { firstCodePoints } from './code-points';
 import type { AutoCompaction } from './compaction/auto-compaction';
 import type { Conversation } from './conversation';
@@ -32,7 +32,7 @@ export interface CycleRun {
   sink: RunEventSink;
   model: ModelCallSetup;
   tools: ToolRunScope;
-  /** Adopts a changed dynamic tool list (mcp.md §2 `tools/list_changed`) before a model call. */
+  /** Adopts a changed dynamic tool list (docs/spec/mcp.md §2 `tools/list_changed`) before a model call. */
   refreshTools(): Promise<void>;
   steering: SteeringQueue;
   /** Compacts the conversation before a model call when it nears the context length. */
@@ -47,7 +47,7 @@ function assistantMessage(response: LlmResponse, calls: DecodedToolCall[]): Assi
     message.tool_calls = calls.map((call) => ({
       id: call.id,
       type: 'function',
-      // runtime.md §14.1: compact JSON of the decoded arguments — `{}` for undecodable ones (§9.5),
+      // docs/spec/runtime.md §14.1: compact JSON of the decoded arguments — `{}` for undecodable ones (§9.5),
       // so a provider that parses the history never meets the model's broken text again.
       function: { name: call.name, arguments: JSON.stringify(call.arguments) },
     }));

@@ -1,4 +1,4 @@
-/** Trimming of conversation history to the model's context length (runtime.md §11.6). */
+/** Trimming of conversation history to the model's context length (docs/spec/runtime.md §11.6). */
 import { codePointLength } from './code-points';
 import type { Message } from './messages';
 

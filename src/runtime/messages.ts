@@ -1,4 +1,4 @@
-/** Provider-facing conversation messages (runtime.md §11.6). Wire objects: snake_case. */
+/** Provider-facing conversation messages (docs/spec/runtime.md §11.6). Wire objects: snake_case. */
 export interface AssistantToolCall {
   id: string;
   type: 'function';

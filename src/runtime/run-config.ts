@@ -1,4 +1,4 @@
-/** RunConfig, RunResult and RunHandle contracts (runtime.md §3–§5). */
+/** RunConfig, RunResult and RunHandle contracts (docs/spec/runtime.md §3–§5). */
 import type { ModelRef, ModelProvider, ModelSettings } from './model/types';
 import type { DynamicToolSource } from './tools/dynamic-tool-source';
 import type { ToolPolicy } from './tools/types';
@@ -28,13 +28,13 @@ export interface RunConfig {
   metadata?: Record<string, unknown>;
   initialMessages?: Message[];
   /**
-   * Automatic context compaction before model calls (history.md §1, docs/compaction.md); default
-   * `true`. `false` keeps only the run-setup trimming of runtime.md §11.6.
+   * Automatic context compaction before model calls (docs/spec/history.md §1, docs/compaction.md); default
+   * `true`. `false` keeps only the run-setup trimming of docs/spec/runtime.md §11.6.
    */
   autoCompaction?: boolean;
   /**
    * The previous run's `RunResult.promptSize` for `initialMessages`: the provider-reported prompt
-   * size the compaction estimate starts from (history.md §1 "of this thread"). Ignored when setup
+   * size the compaction estimate starts from (docs/spec/history.md §1 "of this thread"). Ignored when setup
    * trimming dropped history or it does not fit the history.
    */
   promptSize?: PromptSize;
@@ -69,7 +69,7 @@ export interface RunResult {
   budgetExhaustion?: Record<string, unknown>;
   newMessages: Message[];
   /**
-   * Present only when a compaction took effect in this run (history.md §1): the conversation to
+   * Present only when a compaction took effect in this run (docs/spec/history.md §1): the conversation to
    * store IN PLACE OF the thread's history (non-system messages: the summary message, the kept
    * messages, then everything the run appended after the last compaction). When present, a host
    * replaces its stored history with it instead of appending `newMessages`; when absent (no

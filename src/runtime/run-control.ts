@@ -1,4 +1,4 @@
-/** The live control state of one run: cancellation, steering and the observable state (runtime.md §4). */
+/** The live control state of one run: cancellation, steering and the observable state (docs/spec/runtime.md §4). */
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { RunHandleState } from './run-config';
 import type { RunJournal } from './run-journal';

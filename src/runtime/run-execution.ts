@@ -1,4 +1,4 @@
-/** One run from setup to its terminal event (runtime.md §2 step 6, §6.3, §7 runner integration). */
+/** One run from setup to its terminal event (docs/spec/runtime.md §2 step 6, §6.3, §7 runner integration). */
 import type { Agent } from './agent';
 import { AutoCompaction } from './compaction/auto-compaction';
 import type { CompactionContext } from './compaction/compaction-step';

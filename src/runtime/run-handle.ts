@@ -1,4 +1,4 @@
-/** The RunHandle returned by `Runner.start` (runtime.md §4). */
+/** The RunHandle returned by `Runner.start` (docs/spec/runtime.md §4). */
 import type { ApprovalDecision } from './approvals/types';
 import type { RunHandle, RunHandleState, RunResult } from './run-config';
 import type { RunControl } from './run-control';

@@ -1,4 +1,4 @@
-/** The run's append-only event journal with independent, lossless readers (runtime.md §4 `events()`). */
+/** The run's append-only event journal with independent, lossless readers (docs/spec/runtime.md §4 `events()`). */
 import { TERMINAL_EVENT_TYPES, type RunEvent } from './events/types';
 import { StreamDeltaRun } from './journal/stream-delta-run';
 

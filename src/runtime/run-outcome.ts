@@ -1,4 +1,4 @@
-/** How a run ended: the rows of the outcome matrix (runtime.md §5.1, §5.2). */
+/** How a run ended: the rows of the outcome matrix (docs/spec/runtime.md §5.1, §5.2). */
 import type { CompletionReason } from './events/types';
 import type { RunStatus } from './run-config';
 

@@ -1,4 +1,4 @@
-/** Assembling the RunResult (runtime.md §5). */
+/** Assembling the RunResult (docs/spec/runtime.md §5). */
 import type { RunEvent } from './events/types';
 import type { PromptSizeTracker } from './compaction/prompt-size-tracker';
 import type { Conversation } from './conversation';

@@ -1,4 +1,4 @@
-/** Run setup steps 1–5 of runtime.md §2 and the precedence rules of §3.1. Throws; emits nothing. */
+/** Run setup steps 1–5 of docs/spec/runtime.md §2 and the precedence rules of §3.1. Throws; emits nothing. */
 import { resolve as resolvePath } from 'node:path';
 import type { Agent } from './agent';
 import type { ApprovalPolicy } from './approvals/types';
@@ -41,7 +41,7 @@ export interface RunPlan {
   prefix: Message[];
   userMessage: UserMessage;
   trimmed: { dropped: number; kept: number } | null;
-  /** Automatic compaction before model calls (history.md §1); `RunConfig.autoCompaction`, default on. */
+  /** Automatic compaction before model calls (docs/spec/history.md §1); `RunConfig.autoCompaction`, default on. */
   autoCompaction: boolean;
   /** The previous run's prompt size for the history, while it still describes it (nothing trimmed). */
   promptSize: PromptSize | undefined;

@@ -1,4 +1,4 @@
-/** `Runner`: starts runs on the event loop and hands back their handles (runtime.md §2). */
+/** `Runner`: starts runs on the event loop and hands back their handles (docs/spec/runtime.md §2). */
 import type { Agent } from './agent';
 import { ApprovalBroker } from './approvals/approval-broker';
 import { newId } from './ids';
@@ -35,7 +35,7 @@ export class Runner {
   }
 
   /**
-   * Manual context compaction (history.md §1) of `config.initialMessages`, without a user turn.
+   * Manual context compaction (docs/spec/history.md §1) of `config.initialMessages`, without a user turn.
    * Returns at once, like `start`. Events: `run_started {input: ""}`, `agent_started`,
    * `context_compaction_started {trigger: "manual"}`, the summary call's `model_call_*` events
    * (`operation: "context_compaction"`), then `context_compaction_completed` (carrying `history`,

@@ -1,4 +1,4 @@
-/** The run's FIFO of steering texts (runtime.md §11.4). */
+/** The run's FIFO of steering texts (docs/spec/runtime.md §11.4). */
 import { newId } from './ids';
 
 export interface SteeringEntry {

@@ -1,8 +1,8 @@
 /**
- * MCP servers passed in ACP `session/new` (acp.md §2, mcp.md §1 source 3): the real
+ * MCP servers passed in ACP `session/new` (docs/spec/acp.md §2, docs/spec/mcp.md §1 source 3): the real
  * server-everything over stdio becomes the thread's server, the model calls its `echo` tool, the
  * client sees it as an `other` tool call; app-server shows the thread's servers, env masked. A
- * session/cancel while the session's server is still starting cancels the prompt (acp.md §2).
+ * session/cancel while the session's server is still starting cancels the prompt (docs/spec/acp.md §2).
  */
 import { join } from 'node:path';
 import { E2eSandbox } from '../helpers/app-server-session';

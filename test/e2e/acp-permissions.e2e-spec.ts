@@ -1,5 +1,5 @@
 /**
- * `session/request_permission` end to end (acp.md §4): the real ACP SDK client answers the built
+ * `session/request_permission` end to end (docs/spec/acp.md §4): the real ACP SDK client answers the built
  * `vv-agent acp`'s permission requests for `bash` (on-request policy) allow, allow_session,
  * reject and cancelled; the marker file a rejected command would create stays absent.
  */
@@ -54,7 +54,7 @@ function toolResults(index: number): string {
     .join('\n');
 }
 
-describe('vv-agent acp: permission requests (acp.md §4)', () => {
+describe('vv-agent acp: permission requests (docs/spec/acp.md §4)', () => {
   it('allow: asks with the pending tool call and the three options, then runs the command', async () => {
     const marker = join(sandbox.workspace, 'allowed.marker');
     sandbox.model.enqueue(bashReply(`touch ${marker}`), finishReply('ran it'));

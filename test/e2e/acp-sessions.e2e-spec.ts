@@ -1,5 +1,5 @@
 /**
- * ACP sessions are App Server threads (acp.md §2, §6): `session/load` after a restart replays
+ * ACP sessions are App Server threads (docs/spec/acp.md §2, §6): `session/load` after a restart replays
  * what was streamed, `session/list` lists the store's threads, and a session created over ACP is
  * read through `app-server` on the same store — and a thread of `app-server` loads over ACP.
  * The real ACP SDK client and the real stdio App Server, one after the other on one sqlite file.
@@ -131,7 +131,7 @@ describe('vv-agent acp: session/load, session/list', () => {
     ]);
     expect(await first.close()).toEqual({ code: 0, signal: null });
 
-    // The App Server item of a call that never ran carries no arguments (protocol.md §4)…
+    // The App Server item of a call that never ran carries no arguments (docs/spec/protocol.md §4)…
     const appServer = sandbox.spawn();
     await appServer.initialize();
     const read = (await appServer.call('thread/read', { threadId: sessionId })) as {

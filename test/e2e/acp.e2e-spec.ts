@@ -1,5 +1,5 @@
 /**
- * `vv-agent acp` end to end (acp.md §1–§3, §6): the real ACP client of `@agentclientprotocol/sdk`
+ * `vv-agent acp` end to end (docs/spec/acp.md §1–§3, §6): the real ACP client of `@agentclientprotocol/sdk`
  * spawns the built CLI against the fake model server on 127.0.0.1 and a real sqlite store; a prompt
  * streams text and runs tools, a cancel aborts the model request, bad input is refused without
  * disturbing a running turn. Build first (`npm run build`).

@@ -1,5 +1,5 @@
 /**
- * The approval flow end to end (protocol.md §3.13, §4.11, §4.12, §4.14, §7.3, §9, §14.2): the real CLI
+ * The approval flow end to end (docs/spec/protocol.md §3.13, §4.11, §4.12, §4.14, §7.3, §9, §14.2): the real CLI
  * over stdio, a real store (a sqlite file, then a PostgreSQL database), a real HTTP model server on 127.0.0.1 that asks for `bash` /
  * `write_file` calls, and a real workspace directory on which the tools' side effects are checked.
  * Build first (`npm run build`).
@@ -31,7 +31,7 @@ import {
 
 jest.setTimeout(45_000);
 
-// postgres.md §1: approvals live in turns whose items and results are stored: both drivers.
+// docs/spec/postgres.md §1: approvals live in turns whose items and results are stored: both drivers.
 describe.each(storeDriversForTransport())(
   `approvals over ${currentTransport()} [%s store]`,
   (storeDriver) => {

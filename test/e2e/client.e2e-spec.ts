@@ -1,5 +1,5 @@
 /**
- * `AppServerClient` (protocol.md §13) against the real stdio server (`dist/main.js`, fake HTTP model),
+ * `AppServerClient` (docs/spec/protocol.md §13) against the real stdio server (`dist/main.js`, fake HTTP model),
  * against an in-process server, and against small fake children that misbehave on purpose (silent,
  * exiting, malformed output, wrong result shapes). Build first (`npm run build`).
  */
@@ -296,7 +296,7 @@ describe('in-process', () => {
     expect((await rejection(pending)).message).toBe('App Server client is closed');
   });
 
-  it('close() disconnects: the owner’s pending approval stays pending and moves to the client that resumes (websocket.md §6)', async () => {
+  it('close() disconnects: the owner’s pending approval stays pending and moves to the client that resumes (docs/spec/websocket.md §6)', async () => {
     const server = await startServer([
       { tool_calls: [{ id: 'call_1', name: 'bash', arguments: { command: 'echo no' } }] },
       finish('done'),

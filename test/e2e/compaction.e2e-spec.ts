@@ -1,5 +1,5 @@
 /**
- * Context compaction end to end (history.md §1): the built CLI over stdio, a real store (a sqlite
+ * Context compaction end to end (docs/spec/history.md §1): the built CLI over stdio, a real store (a sqlite
  * file, then a PostgreSQL database) and the fake model server on 127.0.0.1 with a small
  * `context_length`. Build first (`npm run build`).
  *
@@ -26,7 +26,7 @@ const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
 const UNKNOWN_THREAD = 'thread_00000000000000000000000000000000';
 const refused: FakeReply = { type: 'response', status: 400, body: { error: { message: 'summary refused' } } };
 
-// postgres.md §1: compaction rewrites the stored history and must survive a restart: both drivers.
+// docs/spec/postgres.md §1: compaction rewrites the stored history and must survive a restart: both drivers.
 describe.each(STORE_DRIVERS)('compaction over stdio [%s store]', (storeDriver) => {
   let sandbox: E2eSandbox;
 
@@ -81,7 +81,7 @@ describe.each(STORE_DRIVERS)('compaction over stdio [%s store]', (storeDriver) =
   const completedOf = (messages: JsonMessage[]): Record<string, unknown> =>
     paramsOf(messages[messages.length - 1]);
 
-  describe('automatic compaction (history.md §1)', () => {
+  describe('automatic compaction (docs/spec/history.md §1)', () => {
     it('compacts before the call that passes 80 %; that request and the next turn hold the summary and the recent messages, none of the compacted ones', async () => {
       const session = await ready();
       const { threadId } = await session.startThread();
@@ -204,7 +204,7 @@ describe.each(STORE_DRIVERS)('compaction over stdio [%s store]', (storeDriver) =
     });
   });
 
-  describe('thread/compact (history.md §1)', () => {
+  describe('thread/compact (docs/spec/history.md §1)', () => {
     it('compacts on demand: a compaction turn with only the contextCompaction item; the next turn starts from the summary', async () => {
       const session = await ready();
       const { threadId } = await session.startThread();

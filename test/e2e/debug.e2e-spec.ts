@@ -1,5 +1,5 @@
 /**
- * `vv-agent debug app-server send-message <words…>` (protocol.md §12.6, runtime.md §15.4) as a real
+ * `vv-agent debug app-server send-message <words…>` (docs/spec/protocol.md §12.6, docs/spec/runtime.md §15.4) as a real
  * child process of `dist/main.js`: needs no settings and no network. Build first (`npm run build`).
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Embedding the App Server in a Nest application (protocol.md §10, §7.3, §9.5, §13) through the
+ * Embedding the App Server in a Nest application (docs/spec/protocol.md §10, §7.3, §9.5, §13) through the
  * package entry `dist/index.js`: a product module importing `AppServerModule.forRoot` with its own
  * `AppServerHost`, and `startInProcessAppServer` driven by in-process connections. The runner talks
  * to a real HTTP model server on 127.0.0.1; stores are real sqlite files. Build first (`npm run build`).
@@ -219,7 +219,7 @@ describe('startInProcessAppServer without a runner', () => {
 });
 
 describe('startInProcessAppServer with a working host', () => {
-  it('sends approval/request to the owner only; after the owner disconnects it stays pending until its timeout (websocket.md §6) and the turn completes', async () => {
+  it('sends approval/request to the owner only; after the owner disconnects it stays pending until its timeout (docs/spec/websocket.md §6) and the turn completes', async () => {
     const workspace = join(root, 'ws');
     mkdirSync(workspace);
     const { runner, agentFor } = httpRunner();
@@ -318,7 +318,7 @@ describe('startInProcessAppServer with a working host', () => {
     expect(model.requests).toHaveLength(2);
 
     // An owner that is gone before its turn asks: the server request is held, never sent to
-    // observers, and the timer still resolves it (websocket.md §6.4).
+    // observers, and the timer still resolves it (docs/spec/websocket.md §6.4).
     const hold = gate();
     model.enqueue(
       bashReply('touch orphan.txt', { callId: 'call_orphan', gate: hold.promise }),

@@ -29,7 +29,7 @@ import { STORE_DRIVERS } from '../support/store-drivers';
 
 jest.setTimeout(45_000);
 
-// postgres.md §1: the history behaviour holds on both store drivers.
+// docs/spec/postgres.md §1: the history behaviour holds on both store drivers.
 describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
   let sandbox: E2eSandbox;
 
@@ -50,7 +50,7 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
   type ThreadView = Record<string, unknown>;
   const UNKNOWN_THREAD = 'thread_00000000000000000000000000000000';
 
-  describe('thread/metadata/update (history.md §3)', () => {
+  describe('thread/metadata/update (docs/spec/history.md §3)', () => {
     it('patches shallowly (null deletes), moves updatedAt and answers the updated thread', async () => {
       const session = await ready();
       const { threadId } = await session.startThread({
@@ -92,7 +92,7 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
     });
   });
 
-  describe('thread/updated fan-out (history.md §3)', () => {
+  describe('thread/updated fan-out (docs/spec/history.md §3)', () => {
     it('reaches the requester and every subscriber of the thread, nobody else', async () => {
       const settings = parseLlmSettingsDocument(
         fakeSettingsDocument({
@@ -111,7 +111,7 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
           buildRunConfig: async () => ({}),
           listModels: async () => ({ models: [] }),
         },
-        // The embedding API takes a postgres:// URL too (postgres.md §1).
+        // The embedding API takes a postgres:// URL too (docs/spec/postgres.md §1).
         store:
           storeDriver === 'sqlite'
             ? { path: join(sandbox.root, 'fanout.sqlite') }
@@ -161,7 +161,7 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
     return requestMessages(sandbox.model.requests[requestIndex].body).slice(1);
   }
 
-  describe('thread/fork (history.md §2)', () => {
+  describe('thread/fork (docs/spec/history.md §2)', () => {
     it('copies the turns up to a middle turn with fresh ids; a turn on the fork sees exactly that history', async () => {
       const session = await ready();
       const { threadId } = await session.startThread({ metadata: { title: 'source' } });
@@ -225,7 +225,7 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
     });
   });
 
-  describe('thread/fork errors (history.md §2)', () => {
+  describe('thread/fork errors (docs/spec/history.md §2)', () => {
     it('-32602 for a running or foreign turnId and a thread without finished turn; -32020 unknown', async () => {
       const session = await ready();
       const { threadId } = await session.startThread();

@@ -566,7 +566,7 @@ describe('tools/list_changed within a running turn (a real SDK McpServer that ad
   // `mcp__unlocking-server__<this>` is 66 characters: its exposed name takes the hash form.
   const REVEAL = 'reveal-the-secret-that-was-locked-until-now';
 
-  /** mcp.md §3, computed here from the rule rather than by the server's code. */
+  /** docs/spec/mcp.md §3, computed here from the rule rather than by the server's code. */
   function hashedName(full: string): string {
     const digest = createHash('sha256').update(full, 'utf8').digest('hex').slice(0, 8);
     return `${full.slice(0, 55)}_${digest}`;

@@ -1,5 +1,5 @@
 /**
- * A real browser (native-messaging.md §3): Debian's `chromium` package, headless, loads the unpacked
+ * A real browser (docs/spec/native-messaging.md §3): Debian's `chromium` package, headless, loads the unpacked
  * test extension (test/fixtures/native-messaging-extension) whose service worker calls
  * `chrome.runtime.connectNative`. The host is installed with `vv-agent native-host install --browser
  * chromium --user-data-dir <profile>` (Chromium reads `<user-data-dir>/NativeMessagingHosts` for a

@@ -1,5 +1,5 @@
 /**
- * Several server processes on one PostgreSQL database (postgres.md §2, §3), each with its own
+ * Several server processes on one PostgreSQL database (docs/spec/postgres.md §2, §3), each with its own
  * stdio client: the one-active-turn rule is the database's, not a process's, and an instance
  * started later finds everything the others stored; a subscriber on one instance sees a turn
  * running on another live, and survivors end the turns of an instance killed mid-turn.
@@ -38,7 +38,7 @@ async function instance(): Promise<AppServerSession> {
   return session;
 }
 
-describe('several instances on one database (postgres.md §2)', () => {
+describe('several instances on one database (docs/spec/postgres.md §2)', () => {
   it('20 concurrent turn/start on one thread from three instances: exactly one succeeds', async () => {
     // The winner's turn keeps streaming, so the thread stays busy for the whole race.
     sandbox.model.setFallback(hangingTextReply(['still ', 'thinking']));
@@ -116,7 +116,7 @@ async function turnOnAStreamingToB(text: string): Promise<{
   return { a, b, threadId, turnId, seenOnB };
 }
 
-describe('live fan-out and instance loss (postgres.md §2)', () => {
+describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
   it('a subscriber on B of a turn running on A receives exactly what a subscriber on A receives, in order', async () => {
     // An agentMessage over 7,000 bytes: its item/completed travels by reference.
     const long = 'x'.repeat(9_000);
@@ -192,7 +192,7 @@ describe('live fan-out and instance loss (postgres.md §2)', () => {
   });
 });
 
-describe('control across instances (postgres.md §2)', () => {
+describe('control across instances (docs/spec/postgres.md §2)', () => {
   it("turn/steer and turn/interrupt sent to B reach the turn running on A, answered with A's answer", async () => {
     // Call 1 waits at a gate; the steering queued meanwhile skips its finish and reaches call 2,
     // which keeps streaming until the interrupt.
@@ -281,7 +281,7 @@ interface SnapshotItem {
   payload: { text?: string };
 }
 
-describe('an instance declared lost that comes back (postgres.md §2)', () => {
+describe('an instance declared lost that comes back (docs/spec/postgres.md §2)', () => {
   it('a paused owner resumed after its turn was recovered stops that turn: it stays interrupted and the next turn is undisturbed', async () => {
     // A's turn streams for ~30 s; A is paused (SIGSTOP) long enough for B to declare it lost.
     const fragments = Array.from({ length: 120 }, (_, index) => `f${index} `);
@@ -344,7 +344,7 @@ describe('an instance declared lost that comes back (postgres.md §2)', () => {
   });
 });
 
-describe('losing the database connections (postgres.md §2)', () => {
+describe('losing the database connections (docs/spec/postgres.md §2)', () => {
   it('after every connection to the database is terminated, fan-out and heartbeats come back', async () => {
     const a = await instance();
     const b = await instance();
@@ -439,7 +439,7 @@ describe('losing the database connections (postgres.md §2)', () => {
   });
 });
 
-describe('thread operations across instances (postgres.md §2)', () => {
+describe('thread operations across instances (docs/spec/postgres.md §2)', () => {
   it("unsubscribing on B while A runs the thread's turn does not close it; B's archive and metadata update reach A's subscriber", async () => {
     sandbox.model.setFallback(hangingTextReply(['still ', 'going']));
     const a = await instance();
@@ -458,7 +458,7 @@ describe('thread operations across instances (postgres.md §2)', () => {
     const read = await b.call<{ thread: { status: string } }>('thread/read', { threadId, limit: 1 });
     expect(read.thread.status).toBe('running');
 
-    // §3.7 / history.md §3: every subscriber, on whichever instance. Before: nothing reached A.
+    // §3.7 / docs/spec/history.md §3: every subscriber, on whichever instance. Before: nothing reached A.
     const isThreadEvent = (method: string) => (m: JsonMessage) =>
       m.method === method && paramsOf(m).threadId === threadId;
     await b.call('thread/metadata/update', { threadId, metadata: { title: 'From B' } });
@@ -479,7 +479,7 @@ describe('thread operations across instances (postgres.md §2)', () => {
   });
 });
 
-describe('resume across instances (postgres.md §2)', () => {
+describe('resume across instances (docs/spec/postgres.md §2)', () => {
   it("thread/read and thread/resume on B while A streams: A's live items, then (resume) A's later deltas gapless and without duplicates", async () => {
     const start = gate();
     const fragments = Array.from({ length: 400 }, (_, index) => `f${index} `);
@@ -497,7 +497,7 @@ describe('resume across instances (postgres.md §2)', () => {
     let seen = 0;
     await a.collectUntil((m) => m.method === 'item/agentMessage/delta' && ++seen === 5);
 
-    // thread/read on B shows the message's text so far too (protocol.md §8.5), asked of A.
+    // thread/read on B shows the message's text so far too (docs/spec/protocol.md §8.5), asked of A.
     const read = await b.call<{ items: SnapshotItem[] }>('thread/read', { threadId });
     const readText = read.items.find((item) => item.type === 'agentMessage')?.payload.text ?? '';
     expect(readText.startsWith('f0 f1 f2 f3 f4 f5 ')).toBe(true);
@@ -528,7 +528,7 @@ describe('resume across instances (postgres.md §2)', () => {
   });
 });
 
-describe('approvals across instances (postgres.md §2)', () => {
+describe('approvals across instances (docs/spec/postgres.md §2)', () => {
   let wsServer: WsServerProcess | null = null;
 
   afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * The stdio protocol core end to end (protocol.md §1, §2, §3.0, §3.1, §3.14, §6, §7.4): the real CLI
+ * The stdio protocol core end to end (docs/spec/protocol.md §1, §2, §3.0, §3.1, §3.14, §6, §7.4): the real CLI
  * `node dist/main.js app-server --listen stdio …` driven over JSONL. Build first (`npm run build`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

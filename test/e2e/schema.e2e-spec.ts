@@ -1,5 +1,5 @@
 /**
- * The schema outputs end to end (protocol.md §3.15, §11.4, §12.5): `vv-agent app-server schema` /
+ * The schema outputs end to end (docs/spec/protocol.md §3.15, §11.4, §12.5): `vv-agent app-server schema` /
  * `generate-ts` as real child processes of `dist/main.js`, and `schema/export` over stdio. All of them
  * serve the committed bytes (embedded in dist at build time). Build first (`npm run build`).
  */

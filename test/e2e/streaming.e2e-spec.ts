@@ -1,5 +1,5 @@
 /**
- * Linear streaming (protocol.md §4.8 v1.1) against the built CLI and a model server on 127.0.0.1:
+ * Linear streaming (docs/spec/protocol.md §4.8 v1.1) against the built CLI and a model server on 127.0.0.1:
  * a delta carries only its chunk, so a notification's size does not grow with the message, and
  * the typed client rebuilds the text from the chunks. Build first (`npm run build`).
  */

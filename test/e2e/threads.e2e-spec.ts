@@ -1,5 +1,5 @@
 /**
- * Thread lifecycle end to end (protocol.md §3.3–§3.8, §4.1–§4.4, §7.1–§7.2, §8.1, §8.8): the real CLI
+ * Thread lifecycle end to end (docs/spec/protocol.md §3.3–§3.8, §4.1–§4.4, §7.1–§7.2, §8.1, §8.8): the real CLI
  * over stdio with a real sqlite store in a temp dir; turns are answered by a real HTTP model server on
  * 127.0.0.1. Build first (`npm run build`).
  */
@@ -26,7 +26,7 @@ import { STORE_DRIVERS } from '../support/store-drivers';
 
 jest.setTimeout(45_000);
 
-// postgres.md §1: the thread and persistence behaviour holds on both store drivers.
+// docs/spec/postgres.md §1: the thread and persistence behaviour holds on both store drivers.
 describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (storeDriver) => {
   let sandbox: E2eSandbox;
 
@@ -478,7 +478,7 @@ describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (s
     stdioOnlyIt(
       'exits 1 with "failed to open App Server store: <cause>" when the store cannot be opened',
       async () => {
-        // PostgreSQL: nothing listens on the port; the password must not appear anywhere (postgres.md §1).
+        // PostgreSQL: nothing listens on the port; the password must not appear anywhere (docs/spec/postgres.md §1).
         const session =
           storeDriver === 'sqlite'
             ? sandbox.spawn({ store: join('settings.json', 'store.sqlite') })

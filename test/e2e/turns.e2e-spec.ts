@@ -1,5 +1,5 @@
 /**
- * Turns, items and replay end to end (protocol.md §3.9–§3.12, §4.5–§4.13, §5.3–§5.7, §7.5, §8, §14.1):
+ * Turns, items and replay end to end (docs/spec/protocol.md §3.9–§3.12, §4.5–§4.13, §5.3–§5.7, §7.5, §8, §14.1):
  * the real CLI over stdio, a real store (a sqlite file in a temp dir, then a PostgreSQL database) and
  * a real HTTP model server on 127.0.0.1 streaming chat-completions chunks. Build first (`npm run build`).
  */
@@ -104,7 +104,7 @@ function lastUserText(request: RecordedRequest): string {
   return String(users[users.length - 1]?.content ?? '');
 }
 
-// postgres.md §1: every turn writes threads, turns and items, so the suite runs on both drivers.
+// docs/spec/postgres.md §1: every turn writes threads, turns and items, so the suite runs on both drivers.
 describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s store]`, (storeDriver) => {
   let sandbox: E2eSandbox;
 
@@ -717,7 +717,7 @@ describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s 
         completionReason: 'failed',
         tokenUsage: expect.objectContaining({ schema_version: 'vv-agent.task-token-usage.v1' }),
       });
-      // Retried on the same endpoint up to 3 attempts in total (runtime.md §14.4).
+      // Retried on the same endpoint up to 3 attempts in total (docs/spec/runtime.md §14.4).
       expect(sandbox.model.requests).toHaveLength(3);
 
       const read = await session.call<{
@@ -1087,7 +1087,7 @@ describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s 
     );
 
     aboveStoreIt(
-      'VV_AGENT_SCRIPTED_MODEL_FILE replaces the HTTP client; model/list keeps the settings model (runtime.md §15.3)',
+      'VV_AGENT_SCRIPTED_MODEL_FILE replaces the HTTP client; model/list keeps the settings model (docs/spec/runtime.md §15.3)',
       async () => {
         const env = sandbox.scriptEnv([
           {

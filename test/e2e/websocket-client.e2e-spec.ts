@@ -1,5 +1,5 @@
 /**
- * `AppServerClient.connect(url, { token })` (websocket.md §7) against the built CLI listening on
+ * `AppServerClient.connect(url, { token })` (docs/spec/websocket.md §7) against the built CLI listening on
  * `ws://127.0.0.1:0` with a token file: typed calls, the backlog, the approval handler, a refused
  * connection, connection loss on shutdown. Node 20 has no global WebSocket, so this runs the `ws`
  * fallback. Build first (`npm run build`).
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 const isTurnCompleted = (m: ServerMessage): boolean => 'method' in m && m.method === 'turn/completed';
 
-describe('AppServerClient.connect over WebSocket (websocket.md §7)', () => {
+describe('AppServerClient.connect over WebSocket (docs/spec/websocket.md §7)', () => {
   it('runs a turn with an approval handler; the backlog keeps every notification in order', async () => {
     sandbox.model.enqueue(
       bashReply('echo via-ws > ws.txt', { callId: 'call_ws' }),

@@ -1,5 +1,5 @@
 /**
- * Several WebSocket clients on one server (websocket.md §4, §5, §8): ten subscribers receive one
+ * Several WebSocket clients on one server (docs/spec/websocket.md §4, §5, §8): ten subscribers receive one
  * identical ordered stream; a subscriber that stops reading is closed `4001` while the others and
  * the turn keep full speed, and it catches up losslessly with `afterItemId`; SIGTERM with ten
  * connections and two running turns. The built CLI on 127.0.0.1 port 0, real `ws` clients, the
@@ -55,7 +55,7 @@ function turnStream(messages: JsonMessage[]): JsonMessage[] {
   return messages.slice(start, end + 1).filter((m) => typeof m.method === 'string');
 }
 
-describe('ten clients on one thread (websocket.md §5)', () => {
+describe('ten clients on one thread (docs/spec/websocket.md §5)', () => {
   it('every client receives the same notifications in the same order, each exactly once', async () => {
     server = await WsServerProcess.start(sandbox);
     const fragments = Array.from({ length: 60 }, (_, i) => `chunk-${i} `);
@@ -81,7 +81,7 @@ describe('ten clients on one thread (websocket.md §5)', () => {
   });
 });
 
-describe('clients that resume while a turn streams (websocket.md §5 thread/resume)', () => {
+describe('clients that resume while a turn streams (docs/spec/websocket.md §5 thread/resume)', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   /** A new connection resumes the thread; its snapshot's message text plus the deltas after the answer. */
@@ -153,7 +153,7 @@ describe('clients that resume while a turn streams (websocket.md §5 thread/resu
   });
 });
 
-describe('a client that stops reading (websocket.md §4 slow consumers)', () => {
+describe('a client that stops reading (docs/spec/websocket.md §4 slow consumers)', () => {
   it('is closed 4001 while nine others and the turn keep full speed; afterItemId gives it exactly what it missed', async () => {
     server = await WsServerProcess.start(sandbox);
     // ~13 MB of deltas (then the 13 MB item/completed) per turn, paced like a fast model so that
@@ -236,7 +236,7 @@ describe('a client that stops reading (websocket.md §4 slow consumers)', () => 
   }, 240_000);
 });
 
-describe('SIGTERM with ten connections and two running turns (websocket.md §4 shutdown)', () => {
+describe('SIGTERM with ten connections and two running turns (docs/spec/websocket.md §4 shutdown)', () => {
   it('closes every connection 1001, stores both turns interrupted and exits 0 within 5 s', async () => {
     server = await WsServerProcess.start(sandbox);
     sandbox.model.enqueue(hangingTextReply(['still ']), hangingTextReply(['going ']));

@@ -1,5 +1,5 @@
 /**
- * The WebSocket listener end to end (websocket.md §1–§3): startup options and exit codes, the
+ * The WebSocket listener end to end (docs/spec/websocket.md §1–§3): startup options and exit codes, the
  * readiness line, the HTTP surface (health, readiness, 404 / 403 / 401 in that order), both token
  * forms, subprotocol selection and the framing rules. The built CLI on 127.0.0.1 port 0, real `ws`
  * clients, real HTTP requests. Build first (`npm run build`).
@@ -59,7 +59,7 @@ async function refusal(
   return outcome;
 }
 
-describe('startup (websocket.md §1)', () => {
+describe('startup (docs/spec/websocket.md §1)', () => {
   it('writes one readiness line with the real port to stderr; stdout stays empty', async () => {
     const server = await start({ token: TEST_TOKEN });
     expect(server.port).toBeGreaterThan(0);
@@ -112,7 +112,7 @@ describe('startup (websocket.md §1)', () => {
   });
 });
 
-describe('HTTP surface and auth (websocket.md §2)', () => {
+describe('HTTP surface and auth (docs/spec/websocket.md §2)', () => {
   it('/healthz, /readyz and 404 for anything else, without auth', async () => {
     const server = await start({ token: TEST_TOKEN });
     const health = await fetch(`${server.httpBase}/healthz`);
@@ -168,7 +168,7 @@ describe('HTTP surface and auth (websocket.md §2)', () => {
   });
 });
 
-describe('framing (websocket.md §3)', () => {
+describe('framing (docs/spec/websocket.md §3)', () => {
   it('bad frames get the stdio answers and the connection keeps serving', async () => {
     const server = await start();
     const peer = await WsPeer.connect(server.url);

@@ -1,5 +1,5 @@
 /**
- * Turn ownership that moves on reconnect (websocket.md §6): the owner's connection closes while
+ * Turn ownership that moves on reconnect (docs/spec/websocket.md §6): the owner's connection closes while
  * an approval is pending → the turn keeps running → a new connection resumes the thread, receives
  * the same `approval/request`, answers it, and the tool runs; the approval timeout still applies
  * while nobody owns the turn; observers never get the server request; `approval/resolve` only
@@ -53,7 +53,7 @@ async function ownerWithPendingApproval(): Promise<{
   return { owner, threadId, turnId, request };
 }
 
-describe('owner disconnect during a pending approval (websocket.md §6)', () => {
+describe('owner disconnect during a pending approval (docs/spec/websocket.md §6)', () => {
   it('the turn keeps running; the resuming connection gets the same approval/request and answers it', async () => {
     server = await WsServerProcess.start(sandbox);
     sandbox.model.enqueue(

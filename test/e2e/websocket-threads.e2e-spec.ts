@@ -1,6 +1,6 @@
 /**
  * The threads protocol suite (threads.e2e-spec.ts) over one WebSocket per session instead of stdio
- * (websocket.md §8: the protocol suites also run over WebSocket). Tests about stdio itself are
+ * (docs/spec/websocket.md §8: the protocol suites also run over WebSocket). Tests about stdio itself are
  * skipped here (`stdioOnlyIt`).
  */
 import { useTransport } from '../helpers/app-server-session';

@@ -1,6 +1,6 @@
 /**
  * The REAL ACP client of `@agentclientprotocol/sdk` driving the built `vv-agent acp` as a child
- * process (acp.md §6), for e2e tests.
+ * process (docs/spec/acp.md §6), for e2e tests.
  *
  *   const acp = AcpClientProcess.spawn(sandbox, { permission: () => select('allow') });
  *   await acp.agent.request('initialize', { protocolVersion: 1 });

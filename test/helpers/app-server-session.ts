@@ -57,7 +57,7 @@ export class RpcFailure extends Error {
 
 /**
  * Which transport `E2eSandbox.spawn` speaks: stdio (default), or one WebSocket to a server on
- * `ws://127.0.0.1:0` (`--ws-no-auth`) — the protocol suites run over both (websocket.md §8).
+ * `ws://127.0.0.1:0` (`--ws-no-auth`) — the protocol suites run over both (docs/spec/websocket.md §8).
  */
 export type E2eTransport = 'stdio' | 'ws';
 let e2eTransport: E2eTransport = 'stdio';
@@ -73,7 +73,7 @@ export function currentTransport(): E2eTransport {
 
 /**
  * The store drivers a protocol suite runs on under the current transport: both over stdio
- * (postgres.md §1), SQLite only over ws. The transport sits above the core and never reaches the
+ * (docs/spec/postgres.md §1), SQLite only over ws. The transport sits above the core and never reaches the
  * store, so PostgreSQL × ws would cost a whole suite run more and test nothing the stdio run does not.
  */
 export function storeDriversForTransport(): readonly StoreDriverName[] {
@@ -193,7 +193,7 @@ export class E2eSandbox {
     return session;
   }
 
-  /** Writes a `VV_AGENT_SCRIPTED_MODEL_FILE` script (runtime.md §15.3) and returns its env entry. */
+  /** Writes a `VV_AGENT_SCRIPTED_MODEL_FILE` script (docs/spec/runtime.md §15.3) and returns its env entry. */
   scriptEnv(steps: unknown[]): NodeJS.ProcessEnv {
     const path = join(this.root, `script-${this.sessions.length}.json`);
     writeFileSync(path, JSON.stringify({ steps }));
@@ -374,7 +374,7 @@ export class AppServerSession {
 export interface SessionOptions {
   /**
    * The session runs over native messaging: a message shortened to the 1 MiB limit carries
-   * `truncated: true` in its params / result (native-messaging.md §1), a transport annotation outside
+   * `truncated: true` in its params / result (docs/spec/native-messaging.md §1), a transport annotation outside
    * the v1 schemas, which is set aside before the schema check.
    */
   nativeMessaging?: boolean;

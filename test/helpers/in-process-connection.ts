@@ -1,5 +1,5 @@
 /**
- * One in-process client connection to an `AppServerCore` (protocol.md §13 in-memory transport): lines
+ * One in-process client connection to an `AppServerCore` (docs/spec/protocol.md §13 in-memory transport): lines
  * go in through `core.receiveLine`, outbound lines arrive on a sink and are parsed. Used by the
  * embedding e2e suite; mirrors the stdio session helper (`request`, `collectUntil`, `drain`).
  */

@@ -23,7 +23,7 @@ export interface JsonlChildOptions {
   websocket?: { token?: string };
 }
 
-/** websocket.md §1: the stderr readiness line. */
+/** docs/spec/websocket.md §1: the stderr readiness line. */
 export const READINESS_LINE = /vv-agent app-server listening on (ws:\/\/\S+)/;
 
 export const DIST_MAIN = resolve(__dirname, '../../dist/main.js');

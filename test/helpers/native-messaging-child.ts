@@ -1,5 +1,5 @@
 /**
- * A browser's side of native messaging (native-messaging.md §1) for tests: starts a host program
+ * A browser's side of native messaging (docs/spec/native-messaging.md §1) for tests: starts a host program
  * the way Chrome does (the program named by the manifest's `path`, the caller's origin as first
  * argument, the host's folder as working directory), writes length-prefixed JSON frames to its
  * stdin and cuts its stdout into frames. Every frame's size is recorded (`frameSizes`) so tests can

@@ -1,7 +1,7 @@
 /**
  * Reads a running server's store from a connection of its own — a sqlite file or a postgres://
  * URL (the `--store` value of E2eSandbox.storePath) — to see what is committed, not what the
- * server says (protocol.md §8.5: items are written at creation).
+ * server says (docs/spec/protocol.md §8.5: items are written at creation).
  */
 import { Client } from 'pg';
 import * as sqlite3 from 'sqlite3';

@@ -1,6 +1,6 @@
 /**
  * The real CLI listening on `ws://127.0.0.1:0` and real `ws` clients for the WebSocket e2e tests
- * (websocket.md §8):
+ * (docs/spec/websocket.md §8):
  *
  *   const server = await WsServerProcess.start(sandbox, { token });   // waits for the readiness line
  *   const peer = await WsPeer.connect(server.url, { token });          // one connection

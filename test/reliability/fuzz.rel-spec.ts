@@ -1,5 +1,5 @@
 /**
- * Fuzz (protocol.md §1.2–§1.4, §1.8): 10 000 seeded random and mutated JSON-RPC lines against the
+ * Fuzz (docs/spec/protocol.md §1.2–§1.4, §1.8): 10 000 seeded random and mutated JSON-RPC lines against the
  * real stdio server. Lines go in batches of 100 followed by a sentinel request; since requests are
  * answered in arrival order and protocol errors are written on arrival, every answer to a batch is
  * on stdout once the sentinel is answered. Per batch, the answers must match the reference oracle

@@ -1,5 +1,5 @@
 /**
- * Model faults (protocol.md §8.3, §8.6; runtime.md §14.3–§14.4): a model server on 127.0.0.1 that
+ * Model faults (docs/spec/protocol.md §8.3, §8.6; docs/spec/runtime.md §14.3–§14.4): a model server on 127.0.0.1 that
  * drops the connection mid-stream, hangs (the server runs with `--timeout-seconds 1`), returns
  * garbage SSE or an error payload, or answers HTTP 500. Every such turn ends `failed` with a clear
  * error (an `error` item and `error/warning run_failed` too), nothing stays running, and the

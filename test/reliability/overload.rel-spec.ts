@@ -1,5 +1,5 @@
 /**
- * Overload (protocol.md §1.8): 1 000 requests written at once. The per-connection FIFO holds 128;
+ * Overload (docs/spec/protocol.md §1.8): 1 000 requests written at once. The per-connection FIFO holds 128;
  * every request gets exactly one answer — its result or `-32001 "Server overloaded; retry
  * later."` — nothing is lost or answered twice, accepted requests are answered in arrival order,
  * client notifications are never rejected, and rejected requests succeed when retried with

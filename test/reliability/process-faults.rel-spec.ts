@@ -1,5 +1,5 @@
 /**
- * Process faults (protocol.md §8.11): `kill -9` in the middle of a streaming, tool-calling turn,
+ * Process faults (docs/spec/protocol.md §8.11): `kill -9` in the middle of a streaming, tool-calling turn,
  * then a restart on the same store file — 20 times over one thread. After every kill the file
  * passes `PRAGMA integrity_check` (plain sqlite3); after every restart no turn is left `running`
  * (the killed one is `interrupted` with the restart error), and every item the store held at the

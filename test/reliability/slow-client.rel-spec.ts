@@ -1,5 +1,5 @@
 /**
- * Slow client (protocol.md §1.8 outbound backpressure): the client stops reading stdout right after
+ * Slow client (docs/spec/protocol.md §1.8 outbound backpressure): the client stops reading stdout right after
  * `turn/start` while the model streams 24 000 fragments. Every delta notification carries its
  * chunk (§4.8, v1.1), so a server that buffered everything would hold every one of them as pending
  * JSON; with the bounded outbound queue (1 024 messages) its resident set must stay within

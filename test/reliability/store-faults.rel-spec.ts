@@ -4,7 +4,7 @@
  *   the turn must not be reported `completed`, what the client was told must be what is stored,
  *   and once space is back new threads and turns persist across a restart;
  * - item 3: two servers on one store file start a turn on the same thread at once — one wins,
- *   the other gets -32602 (protocol.md §8.2);
+ *   the other gets -32602 (docs/spec/protocol.md §8.2);
  * - item 11: a crashed server's running turn whose owner pid now belongs to a live, unrelated
  *   process (here: this test process) is still recovered at restart (§8.11).
  */

@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL server for the test suites (postgres.md §3): the distribution's binaries
+ * A throwaway PostgreSQL server for the test suites (docs/spec/postgres.md §3): the distribution's binaries
  * (installed with apt-get when missing and allowed), a fresh data directory and socket directory
  * under the temp dir, listening on 127.0.0.1 and a free port, password authentication over TCP.
  * initdb refuses root, so as root the cluster runs as the `postgres` user. Stopped and deleted by

@@ -1,6 +1,6 @@
 /**
  * Both store drivers behind one interface, so a persistence suite is written once and runs on
- * SQLite and on PostgreSQL (postgres.md §1: "the whole existing test suite that touches the store
+ * SQLite and on PostgreSQL (docs/spec/postgres.md §1: "the whole existing test suite that touches the store
  * runs against both"). PostgreSQL needs the server of postgres.global-setup.ts (VV_TEST_POSTGRES_URL).
  */
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 import { finishStep, handshake, paramsOf, textInput, type Scenario } from '../scenario';
 
-/** protocol.md §14.2, recorded: `bash` asks, the client answers `allow_session`; a later turn does not ask. */
+/** docs/spec/protocol.md §14.2, recorded: `bash` asks, the client answers `allow_session`; a later turn does not ask. */
 export const approvalAllowSession: Scenario = {
   name: 'approval-allow-session',
   title: 'Approval round trip with bash (allow_session), then a turn that no longer asks',

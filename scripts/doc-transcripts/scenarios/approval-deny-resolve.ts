@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishStep, handshake, paramsOf, textInput, type Scenario } from '../scenario';
 
-/** protocol.md §9.8, recorded: deny through `approval/resolve`; later answers are ignored / rejected. */
+/** docs/spec/protocol.md §9.8, recorded: deny through `approval/resolve`; later answers are ignored / rejected. */
 export const approvalDenyResolve: Scenario = {
   name: 'approval-deny-resolve',
   title: 'Deny through approval/resolve; a late answer is ignored',

@@ -12,7 +12,7 @@ function badRequest(session: TranscriptSession, build: (id: number) => string, n
   return session.requestRaw(build(id), id, note);
 }
 
-/** protocol.md §6: one sample of (almost) every error code, and a turn whose model call fails. */
+/** docs/spec/protocol.md §6: one sample of (almost) every error code, and a turn whose model call fails. */
 export const errors: Scenario = {
   name: 'errors',
   title: 'Error samples: framing, handshake, params, threads, turns, approvals, host, run failure',

@@ -1,6 +1,6 @@
 import { finishStep, handshake, paramsOf, sleep, textInput, type Scenario } from '../scenario';
 
-/** protocol.md §8.8: catching up with `thread/resume` + `afterItemId` after missing live traffic. */
+/** docs/spec/protocol.md §8.8: catching up with `thread/resume` + `afterItemId` after missing live traffic. */
 export const reconnectAfterItemId: Scenario = {
   name: 'reconnect-after-item-id',
   title: 'Lossless reconnect with thread/resume and afterItemId',

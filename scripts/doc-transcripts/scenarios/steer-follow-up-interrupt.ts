@@ -1,6 +1,6 @@
 import { finishStep, handshake, paramsOf, textInput, type Scenario } from '../scenario';
 
-/** protocol.md §3.10–§3.12: steer a running turn, queue a follow-up, interrupt during an approval. */
+/** docs/spec/protocol.md §3.10–§3.12: steer a running turn, queue a follow-up, interrupt during an approval. */
 export const steerFollowUpInterrupt: Scenario = {
   name: 'steer-follow-up-interrupt',
   title: 'Steer, follow-up and interrupt of a running turn',

@@ -6,7 +6,7 @@ const SUMMARY = [
   'Next steps: answer follow-up questions about src/.',
 ].join('\n');
 
-/** history.md §1, recorded: two turns, then `thread/compact`, then a turn on the compacted history. */
+/** docs/spec/history.md §1, recorded: two turns, then `thread/compact`, then a turn on the compacted history. */
 export const threadCompact: Scenario = {
   name: 'thread-compact',
   title: 'Compacting a thread on demand with thread/compact',

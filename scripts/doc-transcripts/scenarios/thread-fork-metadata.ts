@@ -1,6 +1,6 @@
 import { finishStep, handshake, textInput, type Scenario } from '../scenario';
 
-/** history.md §2 and §3, recorded: a metadata patch, then a fork at the first of two turns. */
+/** docs/spec/history.md §2 and §3, recorded: a metadata patch, then a fork at the first of two turns. */
 export const threadForkMetadata: Scenario = {
   name: 'thread-fork-metadata',
   title: 'Renaming a thread with thread/metadata/update and retrying from a turn with thread/fork',

@@ -1,6 +1,6 @@
 import { handshake, textInput, type Scenario } from '../scenario';
 
-/** protocol.md §3.3–§3.8, §7.4, §8.1: statuses, list, unsubscribe/closed, resume, archive; opt-out. */
+/** docs/spec/protocol.md §3.3–§3.8, §7.4, §8.1: statuses, list, unsubscribe/closed, resume, archive; opt-out. */
 export const threadLifecycle: Scenario = {
   name: 'thread-lifecycle',
   title: 'Thread lifecycle: ask_user, list, unsubscribe (closed), resume, archive; opt-out filtering',

@@ -2,7 +2,7 @@ import { finishStep, handshake, textInput, type Scenario } from '../scenario';
 
 const SUMMARY = 'The workspace has a README and a src/ folder with 2 TypeScript files.';
 
-/** protocol.md §14.1, recorded: a streamed turn that finishes with `task_finish`, then `thread/read`. */
+/** docs/spec/protocol.md §14.1, recorded: a streamed turn that finishes with `task_finish`, then `thread/read`. */
 export const turnFinishAndReplay: Scenario = {
   name: 'turn-finish-and-replay',
   title: 'A turn that finishes with task_finish, then replay with thread/read',

@@ -1,4 +1,4 @@
-/** `vv-agent debug app-server send-message <words…>` (protocol.md §12.6) as nest-commander commands. */
+/** `vv-agent debug app-server send-message <words…>` (docs/spec/protocol.md §12.6) as nest-commander commands. */
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, SubCommand } from '../nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';

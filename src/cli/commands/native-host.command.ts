@@ -1,4 +1,4 @@
-/** `vv-agent native-host install | uninstall | status` (native-messaging.md §2). */
+/** `vv-agent native-host install | uninstall | status` (docs/spec/native-messaging.md §2). */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { Inject } from '@nestjs/common';
@@ -68,7 +68,7 @@ function runRequest(request: NativeHostRequest, context: InstallerContext): stri
   }
 }
 
-/** The loader's message (protocol.md §12.3 step 2), or null when the settings resolve the model. */
+/** The loader's message (docs/spec/protocol.md §12.3 step 2), or null when the settings resolve the model. */
 function settingsProblem(settings: string, backend: string, model: string): string | null {
   try {
     resolveModelEndpoint(loadLlmSettings(settings), backend, model);

@@ -1,6 +1,6 @@
 /**
  * `vv-agent app-server schema --out DIR` and `vv-agent app-server generate-ts --out DIR`
- * (protocol.md §11.4, §12.5): write the committed (build-embedded) schema files; nothing on stdout.
+ * (docs/spec/protocol.md §11.4, §12.5): write the committed (build-embedded) schema files; nothing on stdout.
  * A write failure is `failed to write schema files: <cause>`, exit 1.
  */
 import { writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The two files of a native messaging host (native-messaging.md §2): the host manifest the browser
+ * The two files of a native messaging host (docs/spec/native-messaging.md §2): the host manifest the browser
  * reads, and the launcher script it starts. Pure text; native-host-installer.ts writes them.
  */
 import { isChromiumFamily, type Browser } from './native-host-locations';

@@ -1,5 +1,5 @@
 /**
- * `native-host install | uninstall | status` (native-messaging.md §2): writes, removes and lists the
+ * `native-host install | uninstall | status` (docs/spec/native-messaging.md §2): writes, removes and lists the
  * launcher and the host manifest for the current user. It writes nothing but those two files (and
  * the folders that hold them), prints every path it touches, and running it again with the same
  * options rewrites the same bytes. On Windows the manifest belongs in the registry: the commands

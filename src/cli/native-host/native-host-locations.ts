@@ -1,5 +1,5 @@
 /**
- * Where `native-host install` puts its two files (native-messaging.md §2), per browser and OS.
+ * Where `native-host install` puts its two files (docs/spec/native-messaging.md §2), per browser and OS.
  * Pure: the platform, home directory and environment are passed in, so every OS's paths are
  * testable anywhere.
  */

@@ -1,6 +1,6 @@
 /**
- * Pure parser of `vv-agent native-host install | uninstall | status` (native-messaging.md §2), with
- * the option rules of the listen parser (protocol.md §12.2): `--flag value` or `--flag=value`,
+ * Pure parser of `vv-agent native-host install | uninstall | status` (docs/spec/native-messaging.md §2), with
+ * the option rules of the listen parser (docs/spec/protocol.md §12.2): `--flag value` or `--flag=value`,
  * left to right, the first error wins. Names and extension ids the browsers would reject are
  * refused here, before anything is written.
  */

@@ -1,4 +1,4 @@
-/** What `vv-agent native-host …` asked for, after parsing (native-messaging.md §2). */
+/** What `vv-agent native-host …` asked for, after parsing (docs/spec/native-messaging.md §2). */
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import type { Browser } from './native-host-locations';
 

@@ -1,10 +1,10 @@
 /**
- * Approval answers → effective decisions (protocol.md §9.4, §9.5) and the `approval/resolved`
+ * Approval answers → effective decisions (docs/spec/protocol.md §9.4, §9.5) and the `approval/resolved`
  * params (§4.12). Pure and table-tested.
  */
 import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
 
-/** The internal reason strings of protocol.md §6 that surface in `approval/resolved.reason`. */
+/** The internal reason strings of docs/spec/protocol.md §6 that surface in `approval/resolved.reason`. */
 export const APPROVAL_REASONS = {
   timedOut: 'approval request timed out',
   clientDisconnected: 'client disconnected',

@@ -1,5 +1,5 @@
 /**
- * How the approval route asks a turn's owner (protocol.md §9.2 step 2) without knowing the
+ * How the approval route asks a turn's owner (docs/spec/protocol.md §9.2 step 2) without knowing the
  * transport: the protocol layer sends its server request and reports how it ended.
  */
 import type { ApprovalRequestParams } from '../model/types';

@@ -1,4 +1,4 @@
-/** Approval texts and params derived from runtime approval events (protocol.md §4.11, §4.12, §9.3). */
+/** Approval texts and params derived from runtime approval events (docs/spec/protocol.md §4.11, §4.12, §9.3). */
 import type { RunEventOf } from '../../runtime/events/types';
 import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
 import type { ApprovalDecisionValue, ApprovalResolvedParams } from '../model/types';
@@ -16,7 +16,7 @@ export function approvalPreview(
   args: Record<string, unknown>,
   mcp?: { server: string; tool: string },
 ): string {
-  // mcp.md §4: an MCP tool's preview is `<server>: <tool> <compact JSON arguments>`.
+  // docs/spec/mcp.md §4: an MCP tool's preview is `<server>: <tool> <compact JSON arguments>`.
   const raw =
     mcp !== undefined
       ? `${mcp.server}: ${mcp.tool} ${JSON.stringify(args)}`
@@ -30,7 +30,7 @@ export function approvalPreview(
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-// C0 controls and DEL use `\xHH`, C1 controls `\u00HH` (protocol.md §9.3 v1.1 examples).
+// C0 controls and DEL use `\xHH`, C1 controls `\u00HH` (docs/spec/protocol.md §9.3 v1.1 examples).
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
@@ -51,7 +51,7 @@ export interface ApprovalDecisionMembers {
   metadata?: Record<string, unknown>;
 }
 
-/** Reason omitted when empty, metadata omitted when absent or `{}` (protocol.md §4.12). */
+/** Reason omitted when empty, metadata omitted when absent or `{}` (docs/spec/protocol.md §4.12). */
 export function decisionMembers(decision: ApprovalDecision): ApprovalDecisionMembers {
   const members: ApprovalDecisionMembers = { decision: decision.action as ApprovalDecisionValue };
   if (decision.reason !== undefined && decision.reason.length > 0) members.reason = decision.reason;
@@ -88,7 +88,7 @@ export function approvalResolvedParams(
 }
 
 /**
- * `approval/resolved` params for a request the runtime resolved on its own (protocol.md §9.2): the
+ * `approval/resolved` params for a request the runtime resolved on its own (docs/spec/protocol.md §9.2): the
  * approval route emits them before the approval item completes.
  */
 export function approvalResolvedFromEvent(

@@ -1,9 +1,9 @@
 /**
- * The approval route (protocol.md §9.2–§9.5), the one owner of the server's approval state: the
+ * The approval route (docs/spec/protocol.md §9.2–§9.5), the one owner of the server's approval state: the
  * pending requests, their timers, the `allow_session` grants and the providers that read them. It
  * asks the turn owner (through the ApprovalChannel) and resolves each request exactly once — by
  * the owner's answer, `approval/resolve`, timer expiry, `turn/interrupt`, shutdown, or the runtime
- * itself. An owner that goes away does not resolve anything (websocket.md §6): the request is held,
+ * itself. An owner that goes away does not resolve anything (docs/spec/websocket.md §6): the request is held,
  * its timer keeps running, and it is asked again of the connection that takes the turn over. Resolving withdraws the server request, stops the timer, hands the decision to the run
  * (`RunHandle.approve`) and broadcasts `approval/resolved` exactly once; the turn forwarder waits
  * for that broadcast before it completes the approval item (§7.5 approval order).
@@ -37,7 +37,7 @@ export interface ApprovalTurn {
   /** The server's approval timer for this turn. */
   readonly approvalTimeoutMs: number;
   readonly handle: Pick<RunHandle, 'approve'>;
-  /** Stopped here because another instance ended it (postgres.md §2): nothing more is sent for it. */
+  /** Stopped here because another instance ended it (docs/spec/postgres.md §2): nothing more is sent for it. */
   readonly abandoned?: boolean;
 }
 
@@ -92,7 +92,7 @@ export class ApprovalRouter {
 
   /**
    * §9.2 step 2, right after `approval/requested` was broadcast: the timer and the server request
-   * to the owner — held while the turn has no reachable owner (websocket.md §6.4); during shutdown
+   * to the owner — held while the turn has no reachable owner (docs/spec/websocket.md §6.4); during shutdown
    * an immediate timeout.
    */
   open(turn: ApprovalTurn, params: ApprovalRequestParams): void {
@@ -116,7 +116,7 @@ export class ApprovalRouter {
   }
 
   /**
-   * websocket.md §6.2: `ownerId` took the turn over. Every still-pending request of the turn is
+   * docs/spec/websocket.md §6.2: `ownerId` took the turn over. Every still-pending request of the turn is
    * asked of it, in the order they were first requested, with the same params and request id —
    * after what its thread/resume hold keeps (so right after the resume response).
    */

@@ -1,7 +1,7 @@
 /**
- * The ApprovalChannel of an instance on a shared store (postgres.md §2): an owner that is a
+ * The ApprovalChannel of an instance on a shared store (docs/spec/postgres.md §2): an owner that is a
  * connection here is asked over its protocol; one that is a connection of another instance (it
- * resumed the thread there and took the turn over, websocket.md §6) is asked through that
+ * resumed the thread there and took the turn over, docs/spec/websocket.md §6) is asked through that
  * instance. In the other direction, another instance's question for a connection here is asked
  * after that connection's resume has joined the thread, so it follows the resume response and the
  * notifications held for it, as on the owner's instance.

@@ -1,5 +1,5 @@
 /**
- * Asking a turn owner that is a connection of another instance (postgres.md §2). The owner's
+ * Asking a turn owner that is a connection of another instance (docs/spec/postgres.md §2). The owner's
  * instance asks its connection through its own ApprovalChannel and reports how that ended. The
  * core only sees this port; the store's driver implements it (PostgreSQL: the NOTIFY channel).
  */

@@ -1,5 +1,5 @@
 /**
- * A turn owner that is a connection of another instance (postgres.md §2: "server requests go to
+ * A turn owner that is a connection of another instance (docs/spec/postgres.md §2: "server requests go to
  * the owner connection, wherever it is"). Its id names the instance and that instance's
  * connection id; no local connection id has this shape (they never contain the separator).
  */

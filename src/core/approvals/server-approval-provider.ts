@@ -1,5 +1,5 @@
 /**
- * The approval provider the server installs when the host sets none (protocol.md §10.2, runtime.md
+ * The approval provider the server installs when the host sets none (docs/spec/protocol.md §10.2, runtime.md
  * §8.3): ask unless the thread has a session grant for the tool, and never decide itself — the
  * decision comes through the broker from the approval route.
  */

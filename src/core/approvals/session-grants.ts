@@ -1,5 +1,5 @@
 /**
- * `allow_session` grants (protocol.md §9.6): a tool name on a thread, for the life of this
+ * `allow_session` grants (docs/spec/protocol.md §9.6): a tool name on a thread, for the life of this
  * process. In memory only; grants never cross threads and are lost on restart.
  */
 export class SessionGrants {

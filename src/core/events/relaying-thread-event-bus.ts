@@ -1,6 +1,6 @@
 /**
  * A ThreadEventBus that also relays every broadcast to the other instances on the store, and
- * broadcasts theirs to this instance's subscribers (postgres.md §2). Local delivery is unchanged:
+ * broadcasts theirs to this instance's subscribers (docs/spec/postgres.md §2). Local delivery is unchanged:
  * the wrapped bus keeps its cursors, holds and ordering; a remote event enters the same thread
  * log, so a subscriber here sees a remote turn exactly as a subscriber on its owner does.
  *

@@ -1,5 +1,5 @@
 /**
- * Joining a thread whose turn runs on another instance (postgres.md §2 "resume across instances"):
+ * Joining a thread whose turn runs on another instance (docs/spec/postgres.md §2 "resume across instances"):
  * the owner's live snapshot says up to which of its events it includes (a RelayMark); the
  * requester must get exactly the owner's later events. A seam is opened before the snapshot is
  * asked for; the owner's events of the thread that arrive meanwhile are held back (they go to the

@@ -1,12 +1,12 @@
 /**
- * How the domain announces what happens on a thread (protocol.md §7.1 "subscribers of the thread")
+ * How the domain announces what happens on a thread (docs/spec/protocol.md §7.1 "subscribers of the thread")
  * without knowing who reads it or over which protocol. The protocol layer implements it: each
  * subscriber reads the thread's events through its own cursor, so `broadcast` never waits for a
  * reader; turn forwarding asks `paced` so the backlog of the fastest reader stays bounded.
  * `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
  */
 
-/** The thread-scoped events the domain produces (named as in protocol.md §4). */
+/** The thread-scoped events the domain produces (named as in docs/spec/protocol.md §4). */
 export type ThreadEventName =
   | 'thread/archived'
   | 'thread/status/changed'
@@ -24,7 +24,7 @@ export type ThreadEventName =
 /**
  * What an event knows beyond its params, for a protocol whose wire shows more than the App
  * Server's. The App Server never sends it: a tool call that never ran has no `arguments` there
- * (protocol.md §4), while ACP shows the call with the model's arguments (acp.md §3 `rawInput`).
+ * (docs/spec/protocol.md §4), while ACP shows the call with the model's arguments (docs/spec/acp.md §3 `rawInput`).
  */
 export interface ThreadEventDetail {
   /** `item/completed` of a toolCall that never started: the arguments the model planned for it. */

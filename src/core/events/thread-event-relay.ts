@@ -1,5 +1,5 @@
 /**
- * Thread events across server instances on one store (postgres.md §2 "live fan-out"): what this
+ * Thread events across server instances on one store (docs/spec/postgres.md §2 "live fan-out"): what this
  * instance broadcasts is handed to the others, and what they broadcast reaches this instance's
  * subscribers as if produced here. The core only sees this port; the store's driver implements it
  * (PostgreSQL: LISTEN/NOTIFY). Absent (SQLite), nothing leaves the process.

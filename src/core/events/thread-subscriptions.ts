@@ -1,5 +1,5 @@
 /**
- * Who receives a thread's traffic (protocol.md §7.2) and the thread's in-memory "closed" flag
+ * Who receives a thread's traffic (docs/spec/protocol.md §7.2) and the thread's in-memory "closed" flag
  * (§8.1). Both are in-memory only: nothing here is persisted, so after a restart no connection is
  * subscribed and no thread is closed. A closing connection is removed from every thread.
  */

@@ -1,4 +1,4 @@
-/** The product integration boundary (protocol.md §10.1). The server only calls this interface. */
+/** The product integration boundary (docs/spec/protocol.md §10.1). The server only calls this interface. */
 import type { Agent } from '../../runtime/agent';
 import type { RunConfig } from '../../runtime/run-config';
 import type { AppModelInfo } from '../model/types';

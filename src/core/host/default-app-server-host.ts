@@ -1,5 +1,5 @@
 /**
- * The default host (protocol.md §10.3): a fixed agent (or one per agent key), a fixed base run
+ * The default host (docs/spec/protocol.md §10.3): a fixed agent (or one per agent key), a fixed base run
  * config with the thread's workspace, and a fixed model catalog.
  */
 import { stat } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Whether this server may still act for its running turns (postgres.md §2 instance loss). Where
+ * Whether this server may still act for its running turns (docs/spec/postgres.md §2 instance loss). Where
  * several instances share a store, one that went silent (paused, cut off from the database) may
  * have been declared lost, and its turns ended by another. Until it knows, its turns' item writes
  * and notifications wait, so a turn that another instance already ended gets none from it — not

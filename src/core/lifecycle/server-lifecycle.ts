@@ -17,7 +17,7 @@ export class ServerLifecycle {
   private readonly hooks: ShutdownHook[] = [];
   private shuttingDown = false;
 
-  /** True from the start of shutdown: no new server requests should be sent (protocol.md §1.9). */
+  /** True from the start of shutdown: no new server requests should be sent (docs/spec/protocol.md §1.9). */
   get isShuttingDown(): boolean {
     return this.shuttingDown;
   }

@@ -1,5 +1,5 @@
 /**
- * The App Server's MCP servers (mcp.md §1, §2, §5): which servers a turn uses (process config <
+ * The App Server's MCP servers (docs/spec/mcp.md §1, §2, §5): which servers a turn uses (process config <
  * host agent < thread, a later source wins per name), one shared handle per resolved process/host
  * config, one handle per thread-level server, the `mcpServer/list` view, and closing everything at
  * shutdown (a start still in progress included). Starting, calling and restarting are the runtime

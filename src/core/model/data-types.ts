@@ -1,5 +1,5 @@
 /**
- * The domain's data, defined once with the schema DSL: the data types of protocol.md §5 as named
+ * The domain's data, defined once with the schema DSL: the data types of docs/spec/protocol.md §5 as named
  * definitions, plus the unnamed shapes core hands to a protocol (a started thread, a snapshot, a
  * completed turn, an approval request, …). Protocols name those shapes as their own results and
  * notification params; types.ts derives every TypeScript type from here.
@@ -63,7 +63,7 @@ export const AggregateCacheUsage = define(
   }),
 );
 
-/** The runtime's per-call `TokenUsage` v1 (runtime.md §12.1), verbatim. */
+/** The runtime's per-call `TokenUsage` v1 (docs/spec/runtime.md §12.1), verbatim. */
 export const TokenUsage = define(
   'TokenUsage',
   object({
@@ -108,9 +108,9 @@ export const AppThread = define(
     createdAt: integer(),
     updatedAt: integer(),
     archivedAt: nullable(integer()),
-    /** history.md §2: null for ordinary threads; optional so v1 messages stay valid. */
+    /** docs/spec/history.md §2: null for ordinary threads; optional so v1 messages stay valid. */
     forkedFrom: optional(nullable(object({ threadId: string(), turnId: string() }))),
-    /** mcp.md §1: thread-level MCP servers, `env` / `headers` values masked as "***"; absent when none. */
+    /** docs/spec/mcp.md §1: thread-level MCP servers, `env` / `headers` values masked as "***"; absent when none. */
     mcpServers: optional(jsonObject()),
   }),
 );
@@ -152,7 +152,7 @@ export const AppTurn = define(
 );
 
 // §5.4: the payload is camelCase and per type; it is described in the spec, carried as an object.
-// `contextCompaction` (history.md §1): `{trigger: "auto"|"manual"}` while inProgress; completed
+// `contextCompaction` (docs/spec/history.md §1): `{trigger: "auto"|"manual"}` while inProgress; completed
 // `{trigger, summary, messagesBefore, messagesAfter, estimatedTokensBefore, estimatedTokensAfter}`
 // (no `summary` and `skipped: true` when there was nothing to compact); failed / interrupted
 // `{trigger, error}`.
@@ -191,7 +191,7 @@ export const appToolMetadataShape = object({
   costDimensions: array(string()),
 });
 
-// The shapes core answers with (protocol.md §3, history.md §2); protocols give them their names.
+// The shapes core answers with (docs/spec/protocol.md §3, docs/spec/history.md §2); protocols give them their names.
 
 /** A thread as just started or resumed by its requester: the `thread/start` result. */
 export const threadSummaryShape = object({
@@ -199,18 +199,18 @@ export const threadSummaryShape = object({
   agentKey: string(),
   cwd: nullable(string()),
   status: ThreadStatus,
-  /** mcp.md §1: the thread-level MCP servers, masked as in AppThread; absent when none. */
+  /** docs/spec/mcp.md §1: the thread-level MCP servers, masked as in AppThread; absent when none. */
   mcpServers: optional(jsonObject()),
 });
 
-/** A fork: the summary plus the origin (history.md §2). */
+/** A fork: the summary plus the origin (docs/spec/history.md §2). */
 export const threadForkShape = object({
   threadId: string(),
   agentKey: string(),
   cwd: nullable(string()),
   status: ThreadStatus,
   forkedFrom: object({ threadId: string(), turnId: string() }),
-  /** mcp.md §1: copied from the source thread, masked; absent when none. */
+  /** docs/spec/mcp.md §1: copied from the source thread, masked; absent when none. */
   mcpServers: optional(jsonObject()),
 });
 
@@ -231,7 +231,7 @@ export const threadUnsubscriptionShape = object({
   closed: boolean(),
 });
 
-/** `thread/compact` (history.md §1): the compaction turn just started. */
+/** `thread/compact` (docs/spec/history.md §1): the compaction turn just started. */
 export const turnCompactionShape = object({ threadId: string(), turnId: string() });
 
 export const turnStartShape = object({ threadId: string(), turnId: string(), status: literal('running') });
@@ -245,7 +245,7 @@ export const turnCancellationShape = object({
   cancelled: literal(true),
 });
 
-// The events core reports (protocol.md §4), members in the order of the spec's tables.
+// The events core reports (docs/spec/protocol.md §4), members in the order of the spec's tables.
 
 /** §4.6: how a turn ended. */
 export const turnCompletionShape = object({
@@ -311,7 +311,7 @@ export const toolCallDeltaShape = object({
   delta: jsonObject(),
 });
 
-// mcp.md §5: one server of `mcpServer/list`.
+// docs/spec/mcp.md §5: one server of `mcpServer/list`.
 export const mcpServerInfoShape = object({
   name: string(),
   source: oneOfStrings(['config', 'host', 'thread']),

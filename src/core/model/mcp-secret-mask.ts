@@ -1,5 +1,5 @@
 /**
- * mcp.md §1: every message that carries a thread shows its thread-level `mcpServers` with each
+ * docs/spec/mcp.md §1: every message that carries a thread shows its thread-level `mcpServers` with each
  * `env` and `headers` VALUE replaced by `"***"` (tokens live there); keys stay visible.
  */
 const SECRET_MEMBERS = ['env', 'headers'];

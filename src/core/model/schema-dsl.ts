@@ -1,6 +1,6 @@
 /**
  * A tiny declarative vocabulary for the domain's data and the server → client half of the
- * protocol's single source (protocol.md §11.1): every builder returns a plain draft 2020-12 JSON
+ * protocol's single source (docs/spec/protocol.md §11.1): every builder returns a plain draft 2020-12 JSON
  * Schema fragment that also carries its TypeScript type, so the committed schemas, the server's
  * types (core/model/types.ts) and the typed client come from one definition. It lives in core
  * because the domain's data is defined with it; protocols compose those definitions into their

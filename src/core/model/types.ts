@@ -52,7 +52,7 @@ export type TurnCompaction = Infer<typeof data.turnCompactionShape>;
 export type TurnQueued = Infer<typeof data.turnQueuedShape>;
 export type TurnCancellation = Infer<typeof data.turnCancellationShape>;
 
-/** The event types keep the names of the notifications that carry them verbatim (protocol.md §4). */
+/** The event types keep the names of the notifications that carry them verbatim (docs/spec/protocol.md §4). */
 export type TurnCompletedParams = Infer<typeof data.turnCompletionShape>;
 export type ApprovalRequestParams = Infer<typeof data.approvalRequestShape>;
 export type AgentMessageDeltaParams = Infer<typeof data.agentMessageDeltaShape>;

@@ -1,5 +1,5 @@
 /**
- * Which items a replay returns (protocol.md §8.8), over stored rows merged with live in-memory state.
+ * Which items a replay returns (docs/spec/protocol.md §8.8), over stored rows merged with live in-memory state.
  * Pure: the repository and the thread handlers share it.
  */
 import type { AppItem } from '../model/types';

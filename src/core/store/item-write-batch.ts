@@ -1,7 +1,7 @@
 /**
  * The item states of a batch of projection effects, coalesced into one store write: one version
  * per item, the latest (highest changeSeq) winning, in order of each item's first appearance so
- * new items get their positions in the order they were created (protocol.md §8.5).
+ * new items get their positions in the order they were created (docs/spec/protocol.md §8.5).
  */
 import type { ItemVersion } from './records';
 

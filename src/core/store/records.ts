@@ -20,11 +20,11 @@ export interface StoredThread {
   archivedAt: number | null;
   activeTurnId: string | null;
   forkedFrom: ForkOrigin | null;
-  /** mcp.md §1: thread-level MCP servers as given to `thread/start` (unmasked); null when none. */
+  /** docs/spec/mcp.md §1: thread-level MCP servers as given to `thread/start` (unmasked); null when none. */
   mcpServers: Record<string, unknown> | null;
 }
 
-/** history.md §2: the thread and turn a fork was copied from. */
+/** docs/spec/history.md §2: the thread and turn a fork was copied from. */
 export interface ForkOrigin {
   threadId: string;
   turnId: string;
@@ -48,7 +48,7 @@ export function toAppThread(thread: StoredThread, status: ThreadStatus): AppThre
 
 /**
  * One item in a given state, with the thread change-counter values of its creation and of that
- * state (protocol.md §8.8). Creation order within a thread equals `createdSeq` order.
+ * state (docs/spec/protocol.md §8.8). Creation order within a thread equals `createdSeq` order.
  */
 export interface ItemVersion {
   item: AppItem;
@@ -74,7 +74,7 @@ export interface NewThread {
   /** createdAt = updatedAt = now. */
   now: number;
   forkedFrom?: ForkOrigin;
-  /** mcp.md §1: thread-level MCP servers, stored verbatim. */
+  /** docs/spec/mcp.md §1: thread-level MCP servers, stored verbatim. */
   mcpServers?: Record<string, unknown>;
 }
 
@@ -110,7 +110,7 @@ export interface NewTurn {
 export interface TurnCompletion {
   status: Exclude<TurnStatus, 'running'>;
   completedAt: number;
-  /** turn/completed params without threadId, turnId, runId, status (protocol.md §4.6). */
+  /** turn/completed params without threadId, turnId, runId, status (docs/spec/protocol.md §4.6). */
   result: Record<string, unknown>;
 }
 
@@ -150,7 +150,7 @@ export interface ItemReplayQuery {
 
 /**
  * `messages`: RunResult.newMessages (or only the user message of a rejected run), appended to the
- * history — unless `compactedHistory` replaces it (history.md §1).
+ * history — unless `compactedHistory` replaces it (docs/spec/history.md §1).
  */
 export interface TurnFinish extends ConversationWrite {
   threadId: string;
@@ -162,7 +162,7 @@ export interface TurnFinish extends ConversationWrite {
   now: number;
 }
 
-/** A `contextCompaction` item's completion that took effect (history.md §1 durability). */
+/** A `contextCompaction` item's completion that took effect (docs/spec/history.md §1 durability). */
 export interface CompactionCompletion {
   threadId: string;
   turnId: string;
@@ -176,7 +176,7 @@ export interface CompactionCompletion {
 export interface ConversationWrite {
   /** Appended after the stored history (§8.10), unless `compactedHistory` is present. */
   messages: readonly Message[];
-  /** history.md §1 (RunResult.compactedHistory): replaces the stored history instead. */
+  /** docs/spec/history.md §1 (RunResult.compactedHistory): replaces the stored history instead. */
   compactedHistory?: readonly Message[];
   /** RunResult.promptSize for the history as written; absent: the thread keeps none. */
   promptSize?: PromptSize;

@@ -60,7 +60,7 @@ export interface ThreadStore {
   /** The turn's terminal state, its final items and its messages, in one transaction. */
   /**
    * false, writing nothing, when the turn is no longer running: another instance already ended it
-   * as lost (postgres.md §2), and terminal statuses are final (§8.2).
+   * as lost (docs/spec/postgres.md §2), and terminal statuses are final (§8.2).
    */
   finishTurn(finish: TurnFinish): Promise<boolean>;
   /** Like finishTurn, but kept and retried with the next transaction when the write fails now. */

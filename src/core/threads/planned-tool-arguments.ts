@@ -1,6 +1,6 @@
 /**
  * The arguments the model sent for given tool calls, read back from a conversation: a call that
- * never ran keeps none on its item (protocol.md §4), while its assistant message still holds them.
+ * never ran keeps none on its item (docs/spec/protocol.md §4), while its assistant message still holds them.
  */
 import type { Message } from '../../runtime/messages';
 
@@ -11,7 +11,7 @@ function decodedObject(json: string): Record<string, unknown> | undefined {
       ? (value as Record<string, unknown>)
       : undefined;
   } catch {
-    // Arguments the runtime could not decode never reached planning (runtime.md §9.6 step 2).
+    // Arguments the runtime could not decode never reached planning (docs/spec/runtime.md §9.6 step 2).
     return undefined;
   }
 }

@@ -1,12 +1,12 @@
 /**
- * What the thread service is asked (protocol.md §3.3–§3.6, history.md §2), independent of how a
+ * What the thread service is asked (docs/spec/protocol.md §3.3–§3.6, docs/spec/history.md §2), independent of how a
  * protocol validates it: the v1 params DTOs implement these, so the compiler keeps them in step.
  */
 export interface ThreadStartRequest {
   agentKey?: string;
   cwd?: string | null;
   metadata?: Record<string, unknown>;
-  /** mcp.md §1: thread-level MCP servers (validated by the protocol), stored verbatim. */
+  /** docs/spec/mcp.md §1: thread-level MCP servers (validated by the protocol), stored verbatim. */
   mcpServers?: Record<string, unknown>;
 }
 

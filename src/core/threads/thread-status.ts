@@ -1,4 +1,4 @@
-/** The reported thread status (protocol.md §8.1): the first row that applies. Pure. */
+/** The reported thread status (docs/spec/protocol.md §8.1): the first row that applies. Pure. */
 import type { ThreadStatus } from '../model/types';
 
 export interface ThreadStatusFacts {

@@ -1,5 +1,5 @@
 /**
- * Thread lifecycle (protocol.md §3.3–§3.8): create, snapshot (read/resume with the running turn's
+ * Thread lifecycle (docs/spec/protocol.md §3.3–§3.8): create, snapshot (read/resume with the running turn's
  * in-memory items), list with reported statuses, archive, unsubscribe. Store failures propagate and
  * answer -32603 with the cause's message; notifications are sent by the v1 handlers after the response.
  */
@@ -57,7 +57,7 @@ export interface ItemWindow {
   limit?: number;
 }
 
-/** A notification a thread change sends its subscribers (and its requester): §3.7, history.md §3. */
+/** A notification a thread change sends its subscribers (and its requester): §3.7, docs/spec/history.md §3. */
 export interface ThreadNotice {
   name: Extract<ThreadEventName, 'thread/archived' | 'thread/status/changed' | 'thread/updated'>;
   params: object;
@@ -101,7 +101,7 @@ export class ThreadsService {
   /**
    * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
-   * A subscribing resume also takes over a live turn that has no owner (websocket.md §6.2): its
+   * A subscribing resume also takes over a live turn that has no owner (docs/spec/websocket.md §6.2): its
    * pending `approval/request`s follow the held notifications, right after the response.
    */
   async resume(params: ThreadResumeRequest, requesterId: string): Promise<ResumeOutcome> {
@@ -117,7 +117,7 @@ export class ThreadsService {
     this.events.hold(threadId, requesterId);
     // The running turn's items as of the hold, in the same tick: every later change of them is in
     // what the hold keeps, so the answer's text ends exactly where the held deltas begin
-    // (websocket.md §5: no gap, no duplicate). The store is read after, and may be newer.
+    // (docs/spec/websocket.md §5: no gap, no duplicate). The store is read after, and may be newer.
     const heldLive = this.liveVersions(threadId);
     const newlySubscribed = this.subscriptions.subscribe(threadId, requesterId);
     try {
@@ -136,7 +136,7 @@ export class ThreadsService {
   }
 
   /**
-   * postgres.md §2 resume across instances: the thread's turn runs on another instance of the
+   * docs/spec/postgres.md §2 resume across instances: the thread's turn runs on another instance of the
    * store. The stored rows are read first (older than what follows), then the owner's live items
    * overlay them; the owner says up to which of its events they go, and the requester is
    * subscribed and held exactly there, so the owner's later events follow gapless and without
@@ -189,7 +189,7 @@ export class ThreadsService {
   /**
    * Another instance resumes a thread whose turn runs here: the live items and how far this
    * instance's events of the thread go; then, as a resume here would, its requester takes the turn
-   * over when the turn has no reachable owner (websocket.md §6) — after the answer, so its
+   * over when the turn has no reachable owner (docs/spec/websocket.md §6) — after the answer, so its
    * `approval/request`s follow the snapshot.
    */
   private answerLiveState(params: Record<string, unknown>, origin: string): ForwardedReply | undefined {
@@ -236,13 +236,13 @@ export class ThreadsService {
 
   /**
    * Sends a change's notices to every subscriber of the thread, whichever instance of the store
-   * (postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
+   * (docs/spec/postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
    */
   async announce(threadId: string, notices: readonly ThreadNotice[]): Promise<void> {
     for (const { name, params } of notices) await this.events.broadcast(threadId, name, params);
   }
 
-  /** history.md §2: the copy is never archived; the requester is subscribed to it. */
+  /** docs/spec/history.md §2: the copy is never archived; the requester is subscribed to it. */
   async fork(params: ThreadForkRequest, requesterId: string): Promise<ThreadForkSummary> {
     const outcome = await this.store.forkThread({
       sourceThreadId: params.threadId,
@@ -273,7 +273,7 @@ export class ThreadsService {
   }
 
   /**
-   * history.md §3; archived threads can be updated too. The thread as this server reports it (the
+   * docs/spec/history.md §3; archived threads can be updated too. The thread as this server reports it (the
    * response), and the `thread/updated` notice for the subscribers: it carries the status without
    * this server's closed flag, which is in memory per server (§8.1), and a subscriber's own server
    * never reports its thread closed (subscribing clears the flag).
@@ -293,7 +293,7 @@ export class ThreadsService {
 
   /**
    * §3.8: closed when no subscriber remains and no turn is active (or starting / finishing) — here,
-   * or on another instance of the store, whose turn the stored thread names (postgres.md §2).
+   * or on another instance of the store, whose turn the stored thread names (docs/spec/postgres.md §2).
    */
   async unsubscribe(threadId: string, requesterId: string): Promise<ThreadUnsubscription> {
     const thread = await this.requireThread(threadId);
@@ -315,14 +315,14 @@ export class ThreadsService {
       closed: withClosedFlag && this.subscriptions.isClosed(thread.threadId),
       archived: thread.archivedAt !== null,
       // Running here, or on another instance (or process) of the store: the thread answers
-      // turn/start with -32602 either way, and its stored turn says running (§8.1, postgres.md §2).
+      // turn/start with -32602 either way, and its stored turn says running (§8.1, docs/spec/postgres.md §2).
       running: this.activeTurns.isRunning(thread.threadId) || thread.activeTurnId != null,
     });
   }
 
   /**
    * The arguments the model sent for these tool calls, from the thread's stored conversation: for
-   * protocols that show calls which never ran with their arguments (acp.md §3). Calls of a running
+   * protocols that show calls which never ran with their arguments (docs/spec/acp.md §3). Calls of a running
    * turn or compacted out of the history are not found.
    */
   async plannedToolArguments(
@@ -377,8 +377,8 @@ export class ThreadsService {
   }
 
   /**
-   * The running turn's in-memory items (protocol.md §8.5: a read returns an in-progress item's
-   * latest state), asked of the instance that runs it when that is another one (postgres.md §2).
+   * The running turn's in-memory items (docs/spec/protocol.md §8.5: a read returns an in-progress item's
+   * latest state), asked of the instance that runs it when that is another one (docs/spec/postgres.md §2).
    * null when it does not answer.
    */
   private async currentLiveVersions(

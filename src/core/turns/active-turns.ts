@@ -1,5 +1,5 @@
 /**
- * The one-active-turn-per-thread rule (protocol.md §8.2) in memory. A thread's slot goes
+ * The one-active-turn-per-thread rule (docs/spec/protocol.md §8.2) in memory. A thread's slot goes
  * `starting` (turn/start or a follow-up is resolving the host and starting the run) → `running`
  * (the turn is active: steer, follow-up and interrupt reach it) → `finishing` (the turn ended and
  * is emitting its last notifications) → free, or back to `starting` for the next follow-up. Any

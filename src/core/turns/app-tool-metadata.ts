@@ -1,4 +1,4 @@
-/** camelCase `toolMetadata` of toolCall items (protocol.md §5.4), without `result_retention`. */
+/** camelCase `toolMetadata` of toolCall items (docs/spec/protocol.md §5.4), without `result_retention`. */
 import type { ToolMetadata } from '../../runtime/tools/types';
 import type { AppToolMetadata } from '../model/types';
 

@@ -1,5 +1,5 @@
 /**
- * A thread's item change counter (protocol.md §8.8): every item creation and every item update,
+ * A thread's item change counter (docs/spec/protocol.md §8.8): every item creation and every item update,
  * including delta updates kept only in memory, takes the next value. One counter per thread,
  * shared by its successive turns; seed it with ItemRepository.lastChangeSeq(threadId).
  */

@@ -1,5 +1,5 @@
 /**
- * What a finished turn does to the thread's stored conversation (protocol.md §8.10, history.md §1).
+ * What a finished turn does to the thread's stored conversation (docs/spec/protocol.md §8.10, docs/spec/history.md §1).
  * Pure; shared by the normal finalization and the shutdown write.
  */
 import type { ConversationWrite } from '../store/records';
@@ -7,7 +7,7 @@ import type { RunResult } from '../../runtime/run-config';
 import { copyJson } from '../model/json-copy';
 import { deriveInputText } from './input-text';
 
-/** An agent turn (turn/start, follow-ups) or a compaction turn (thread/compact, history.md §1). */
+/** An agent turn (turn/start, follow-ups) or a compaction turn (thread/compact, docs/spec/history.md §1). */
 export type TurnKind = 'agent' | 'compaction';
 
 /**

@@ -1,4 +1,4 @@
-/** Per-thread FIFO of `turn/followUp` inputs (protocol.md §3.11), in memory, bounded per thread. */
+/** Per-thread FIFO of `turn/followUp` inputs (docs/spec/protocol.md §3.11), in memory, bounded per thread. */
 import { Injectable } from '@nestjs/common';
 import { DomainErrors } from '../domain-error';
 
@@ -28,7 +28,7 @@ export class FollowUpQueue {
     return next;
   }
 
-  /** Forgets the thread's queued inputs (their turn ended elsewhere: postgres.md §2 instance loss). */
+  /** Forgets the thread's queued inputs (their turn ended elsewhere: docs/spec/postgres.md §2 instance loss). */
   clear(threadId: string): void {
     this.queues.delete(threadId);
   }

@@ -1,4 +1,4 @@
-/** Input text derivation (protocol.md §8.9) for turn, steer and follow-up inputs. */
+/** Input text derivation (docs/spec/protocol.md §8.9) for turn, steer and follow-up inputs. */
 
 /** Text elements contribute their text, anything else its compact JSON; empty strings dropped; joined by "\n". */
 export function deriveInputText(input: readonly Record<string, unknown>[]): string {

@@ -1,5 +1,5 @@
 /**
- * postgres.md §2, instance loss seen from the lost instance: it was silent long enough (paused,
+ * docs/spec/postgres.md §2, instance loss seen from the lost instance: it was silent long enough (paused,
  * cut off from the database) that another instance declared it lost and ended its running turns
  * `interrupted`, announcing that end to every subscriber. Terminal statuses are final (§8.2), so
  * those turns stop here without a trace: their runs cancelled, pending approvals and queued

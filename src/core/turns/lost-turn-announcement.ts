@@ -1,5 +1,5 @@
 /**
- * postgres.md §2 instance loss: a survivor recovered another instance's running turns in the
+ * docs/spec/postgres.md §2 instance loss: a survivor recovered another instance's running turns in the
  * store; their subscribers learn it as from any turn end — `thread/status/changed(idle)` (unless
  * archived), then `turn/completed {status: "interrupted", error}` with the empty token ledger.
  */

@@ -1,6 +1,6 @@
 /**
  * How the turn's latest model response ended, read from the runtime's `cycle_llm_response`
- * diagnostic (runtime.md §6.5). ACP needs it for `max_tokens` (acp.md §2: "a model `length`
+ * diagnostic (docs/spec/runtime.md §6.5). ACP needs it for `max_tokens` (docs/spec/acp.md §2: "a model `length`
  * finish with no tool call"); the App Server wire has no place for it and does not carry it.
  */
 import type { RunEvent } from '../../runtime/events/types';

@@ -31,7 +31,7 @@ export interface ItemEffect {
   version: ItemVersion;
   persist: boolean;
   /**
-   * history.md §1: a completed `contextCompaction` item's compacted conversation; it replaces the
+   * docs/spec/history.md §1: a completed `contextCompaction` item's compacted conversation; it replaces the
    * stored one in the same transaction that writes this item state.
    */
   compactedHistory?: Message[];

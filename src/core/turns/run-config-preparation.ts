@@ -1,5 +1,5 @@
 /**
- * Run config post-processing (protocol.md §10.2): what the server passes to `Runner.start` after
+ * Run config post-processing (docs/spec/protocol.md §10.2): what the server passes to `Runner.start` after
  * the host's `buildRunConfig`. Pure: the caller supplies the history and the server's approval
  * provider and broker.
  */
@@ -16,7 +16,7 @@ export interface RunConfigContext {
   requestMetadata: Record<string, unknown>;
   /** The thread's conversation history; used only when the host set no `initialMessages`. */
   history: readonly Message[];
-  /** The thread's stored prompt-size figure for that history (history.md §1); same condition. */
+  /** The thread's stored prompt-size figure for that history (docs/spec/history.md §1); same condition. */
   promptSize?: PromptSize;
   defaultApprovalPolicy: ApprovalPolicy;
   defaultApprovalTimeoutMs: number;

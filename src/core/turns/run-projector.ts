@@ -1,5 +1,5 @@
 /**
- * RunEvent → item / notification projection of one turn (protocol.md §8.3–§8.6). PURE: no I/O,
+ * RunEvent → item / notification projection of one turn (docs/spec/protocol.md §8.3–§8.6). PURE: no I/O,
  * the clock and the id generator are injected. The caller persists `item` effects whose `persist`
  * is true and sends the notifications, in effect order; the approval route adds the
  * `approval/request` server request and `approval/resolved` (§9.2), which are not effects here.
@@ -33,14 +33,14 @@ import type { ItemEffect, ProjectedNotification, ProjectionEffect } from './proj
 import { modelResponseEndingOf, type ModelResponseEnding } from './model-response-ending';
 import { type FinalTurnStatus, projectTurnCompleted, type TurnOutcome } from './turn-completion';
 
-/** `model_call_failed` error code of a request aborted by cancellation (runtime.md §12.3). */
+/** `model_call_failed` error code of a request aborted by cancellation (docs/spec/runtime.md §12.3). */
 export const MODEL_REQUEST_CANCELLED = 'model_request_cancelled';
 
 export interface RunProjectorContext {
   threadId: string;
   turnId: string;
   runId: string;
-  /** Default `agent`. A compaction turn (thread/compact) projects no userMessage (history.md §1). */
+  /** Default `agent`. A compaction turn (thread/compact) projects no userMessage (docs/spec/history.md §1). */
   kind?: TurnKind;
   /** The turn's input array, verbatim (userMessage `payload.input`). */
   input: readonly Record<string, unknown>[];
@@ -50,7 +50,7 @@ export interface RunProjectorContext {
   newItemId: () => string;
   /** The thread's change counter (§8.8), shared across its turns. */
   changeCounter: ChangeCounter;
-  /** mcp.md §5: exposed name → `payload.mcp` of the turn's MCP tools. */
+  /** docs/spec/mcp.md §5: exposed name → `payload.mcp` of the turn's MCP tools. */
   mcpTools?: ReadonlyMap<string, McpToolPayload>;
 }
 
@@ -71,7 +71,7 @@ export interface ProjectedApproval {
 
 /**
  * `messages`, `compactedHistory`, `promptSize`: what the turn does to the thread history (§8.10,
- * history.md §1) — the run's new messages or just the user message, or the compacted history.
+ * docs/spec/history.md §1) — the run's new messages or just the user message, or the compacted history.
  */
 export interface TurnFinalization extends ConversationWrite {
   /** Step 1 of §8.5 (and the outcome's own items/warnings): apply before persisting the turn. */
@@ -151,7 +151,7 @@ export class RunProjector {
         this.projectAssistantDelta(out, event);
         break;
       case 'model_call_completed':
-        // A summary call streams no assistant text (history.md §1): it has no agentMessage.
+        // A summary call streams no assistant text (docs/spec/history.md §1): it has no agentMessage.
         if (event.operation === 'context_compaction') break;
         this.closeAgentMessage(out, 'completed', eventTime(event));
         break;
@@ -195,7 +195,7 @@ export class RunProjector {
         break;
       case 'diagnostic':
         this.lastModelResponseEnding = modelResponseEndingOf(event) ?? this.lastModelResponseEnding;
-        // mcp.md §2: a server that failed to start, found before the run's first model call.
+        // docs/spec/mcp.md §2: a server that failed to start, found before the run's first model call.
         if (event.level === 'warning' && event.code === MCP_SERVER_UNAVAILABLE)
           this.notify(out, {
             method: 'error/warning',
@@ -465,7 +465,7 @@ export class RunProjector {
     });
   }
 
-  /** history.md §1: the contextCompaction item starts `inProgress` with its trigger. */
+  /** docs/spec/history.md §1: the contextCompaction item starts `inProgress` with its trigger. */
   private projectCompactionStarted(
     out: ProjectionEffect[],
     event: RunEventOf<'context_compaction_started'>,
@@ -604,7 +604,7 @@ export class RunProjector {
     out.push({ kind: 'notification', notification });
   }
 
-  /** mcp.md §5: `payload.mcp = {server, tool}` on an MCP tool's toolCall item. */
+  /** docs/spec/mcp.md §5: `payload.mcp = {server, tool}` on an MCP tool's toolCall item. */
   private mcpMember(toolName: string): { mcp?: McpToolPayload } {
     const mcp = this.context.mcpTools?.get(toolName);
     return mcp === undefined ? {} : { mcp: { ...mcp } };

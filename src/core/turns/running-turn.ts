@@ -1,4 +1,4 @@
-/** One active turn of this server: its run, projector, owner and approval timeout (protocol.md §7.3, §8). */
+/** One active turn of this server: its run, projector, owner and approval timeout (docs/spec/protocol.md §7.3, §8). */
 import type { RunHandle, RunResult } from '../../runtime/run-config';
 import type { RunProjector } from './run-projector';
 import type { ThreadChangeCounter } from './change-counter';
@@ -10,7 +10,7 @@ export interface RunningTurnInit {
   threadId: string;
   turnId: string;
   runId: string;
-  /** An agent turn, or a thread/compact compaction turn (history.md §1). */
+  /** An agent turn, or a thread/compact compaction turn (docs/spec/history.md §1). */
   kind: TurnKind;
   /** The turn/start (or follow-up) input, verbatim (`[]` for a compaction turn). */
   input: Record<string, unknown>[];
@@ -25,7 +25,7 @@ export interface RunningTurnInit {
 
 /**
  * Who writes the turn's terminal state: its finalization; shutdown at its deadline (§1.9 step 5);
- * or nobody, because another instance declared this one lost and ended the turn (postgres.md §2).
+ * or nobody, because another instance declared this one lost and ended the turn (docs/spec/postgres.md §2).
  */
 export type PersistenceClaimant = 'finalizer' | 'shutdown' | 'lost';
 
@@ -36,8 +36,8 @@ export class RunningTurn {
   readonly kind: TurnKind;
   readonly input: Record<string, unknown>[];
   /**
-   * The turn's owner (protocol.md §7.3). It moves only when the owner's connection is gone and
-   * another connection resumes the thread (websocket.md §6); follow-ups inherit the current value.
+   * The turn's owner (docs/spec/protocol.md §7.3). It moves only when the owner's connection is gone and
+   * another connection resumes the thread (docs/spec/websocket.md §6); follow-ups inherit the current value.
    */
   ownerConnectionId: string;
   readonly handle: RunHandle;
@@ -50,7 +50,7 @@ export class RunningTurn {
    * Item states the store refused (e.g. SQLITE_BUSY past the busy timeout) although their
    * notifications went out: written again with the turn's next item write and with its finish (or
    * its write at shutdown), so a replayed item still equals its last notification once the store
-   * accepts writes again (protocol.md §8.5).
+   * accepts writes again (docs/spec/protocol.md §8.5).
    */
   private refusedItems: ItemVersion[] = [];
   private persistenceClaim: PersistenceClaimant | null = null;

@@ -1,5 +1,5 @@
 /**
- * How a turn ends when its finalization could not be stored (issue 12 item 2, protocol.md §8.6):
+ * How a turn ends when its finalization could not be stored (issue 12 item 2, docs/spec/protocol.md §8.6):
  * `failed` with the store error, never the run's own success — the client must not be told a turn
  * completed when the store does not hold it. Usage and budget figures stay (they describe the run).
  */

@@ -1,7 +1,7 @@
 /**
- * One change counter per thread for this process (protocol.md §8.8), shared by the thread's
+ * One change counter per thread for this process (docs/spec/protocol.md §8.8), shared by the thread's
  * successive turns. Each turn start moves it up to the store's highest `change_seq`: another
- * server process on the same store (postgres.md §2) may have run the thread's previous turns, and
+ * server process on the same store (docs/spec/postgres.md §2) may have run the thread's previous turns, and
  * only the process owning the thread's one running turn writes its items, so the stored maximum
  * plus this process's own values is the thread's sequence.
  */

@@ -1,6 +1,6 @@
 /**
  * `turn/completed` params and the stored turn `result` from how the turn ended
- * (protocol.md §4.6, §8.6). Pure.
+ * (docs/spec/protocol.md §4.6, §8.6). Pure.
  */
 import type { RunResult } from '../../runtime/run-config';
 import { emptyProtocolTokenUsage, toProtocolTokenUsage } from '../../runtime/usage/usage-ledger';

@@ -1,5 +1,5 @@
 /**
- * postgres.md §2 "control across instances": `turn/steer`, `turn/followUp`, `turn/interrupt` and
+ * docs/spec/postgres.md §2 "control across instances": `turn/steer`, `turn/followUp`, `turn/interrupt` and
  * `approval/resolve` for a turn that runs on another instance go to that instance and are answered
  * with its answer; `thread/liveState` asks it for the live turn's snapshot (resume across
  * instances). The core only sees this port; the store's driver implements it (PostgreSQL: the

@@ -1,5 +1,5 @@
 /**
- * Finalization of a turn whose event stream ended (protocol.md §8.5 steps 1–4): still-inProgress
+ * Finalization of a turn whose event stream ended (docs/spec/protocol.md §8.5 steps 1–4): still-inProgress
  * items completed as `interrupted`, then the turn, its conversation messages (§8.10) and the
  * thread persisted in one transaction, the turn no longer active, `thread/status/changed(idle)`
  * unless the thread is archived, and `turn/completed`. Step 5 (the next follow-up) is the caller's.
@@ -43,7 +43,7 @@ export class TurnFinalizer {
 
     const turnCompleted = await this.persist(turn, finalization);
     if (turnCompleted === null) {
-      // Declared lost while paused, and the run ended before the heartbeat noticed (postgres.md §2).
+      // Declared lost while paused, and the run ended before the heartbeat noticed (docs/spec/postgres.md §2).
       this.abandonment.letGo(turn);
       return false;
     }

@@ -1,5 +1,5 @@
 /**
- * Forwards one turn's RunEvents (protocol.md §8.3): for each event in order, the projector's
+ * Forwards one turn's RunEvents (docs/spec/protocol.md §8.3): for each event in order, the projector's
  * effects are applied in order — item states written to the store at creation and completion
  * (deltas stay in memory), notifications broadcast, then forwarding paced by the thread's fastest
  * reader so outbound backpressure pauses it (§1.8). A store failure is reported as `error/warning {code:"store"}` and the turn

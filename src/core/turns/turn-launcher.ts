@@ -1,5 +1,5 @@
 /**
- * Steps 2–7 of turn/start (protocol.md §3.9), shared with follow-up starts (§3.11): reload the
+ * Steps 2–7 of turn/start (docs/spec/protocol.md §3.9), shared with follow-up starts (§3.11): reload the
  * thread, resolve the host's agent and run config, post-process the config (§10.2), start the run
  * and persist the running turn. Nothing exists when it throws: host and runner failures answer
  * -32603 with their message, a store failure cancels the run first (-32602 when the store already
@@ -35,7 +35,7 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
-  /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, history.md §1). */
+  /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
 }
 
@@ -88,7 +88,7 @@ export class TurnLauncher {
       ...this.approvals.approvalsForRun(threadId),
     });
 
-    // mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
+    // docs/spec/mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
     // warn), so the turn is running, and can be interrupted, while a slow server starts.
     const mcpTools = this.mcp.toolsForTurn(
       threadId,

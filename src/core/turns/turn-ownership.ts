@@ -1,5 +1,5 @@
 /**
- * Turn ownership that moves on reconnect (websocket.md §6, amending protocol.md §7.3): a turn whose
+ * Turn ownership that moves on reconnect (docs/spec/websocket.md §6, amending docs/spec/protocol.md §7.3): a turn whose
  * owner's connection is gone keeps running without an owner; the first connection that then
  * resumes the thread becomes its owner and is asked every still-pending approval again. stdio never
  * gets here — its EOF is a shutdown.

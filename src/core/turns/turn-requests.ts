@@ -1,5 +1,5 @@
 /**
- * What the turn service is asked (protocol.md §3.9–§3.12), independent of how a protocol validates
+ * What the turn service is asked (docs/spec/protocol.md §3.9–§3.12), independent of how a protocol validates
  * it: the v1 params DTOs implement these, so the compiler keeps them in step.
  */
 export interface TurnStartRequest {

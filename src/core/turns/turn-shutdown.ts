@@ -1,5 +1,5 @@
 /**
- * The turns' part of the shutdown sequence (protocol.md §1.9 steps 2, 3 and 5): every running turn
+ * The turns' part of the shutdown sequence (docs/spec/protocol.md §1.9 steps 2, 3 and 5): every running turn
  * gets its pending approvals resolved as timeout "server shutting down" (with `approval/resolved`)
  * and its run cancelled with that reason; the turns then finish through the normal terminal path
  * while stdout is writable. Turns still unfinished shortly before the 5 s deadline are written to

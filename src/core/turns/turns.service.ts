@@ -1,5 +1,5 @@
 /**
- * Turn control (protocol.md §3.9–§3.12) and each turn's background life: start (with the
+ * Turn control (docs/spec/protocol.md §3.9–§3.12) and each turn's background life: start (with the
  * one-active-turn rule), begin (status running, `turn/started`, forwarding), finalization, then the
  * thread's queued follow-ups (§3.11); steer, follow-up and interrupt of the active turn.
  */
@@ -44,11 +44,11 @@ export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 export interface StartedTurn {
   response: TurnStart;
   begin: () => Promise<void>;
-  /** How the turn's latest model response ended so far (for ACP's `max_tokens`, acp.md §2). */
+  /** How the turn's latest model response ended so far (for ACP's `max_tokens`, docs/spec/acp.md §2). */
   modelResponseEnding: () => ModelResponseEnding | null;
 }
 
-/** A started compaction turn (history.md §1) plus what the handler runs after its response. */
+/** A started compaction turn (docs/spec/history.md §1) plus what the handler runs after its response. */
 export interface StartedCompaction {
   response: TurnCompaction;
   begin: () => Promise<void>;
@@ -81,7 +81,7 @@ export class TurnsService {
   }
 
   /**
-   * postgres.md §2: steer / follow-up / interrupt for this thread's turn, wherever it runs. Here
+   * docs/spec/postgres.md §2: steer / follow-up / interrupt for this thread's turn, wherever it runs. Here
    * when it runs here; else, when the store says the thread has an active turn (another instance
    * on the store runs it), that instance's answer.
    */
@@ -164,7 +164,7 @@ export class TurnsService {
   }
 
   /**
-   * `thread/compact` (history.md §1): a compaction turn — input `[]`, the requester owns it, the
+   * `thread/compact` (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
    * same checks and notifications as turn/start; the runtime compacts the stored history.
    */
   async compact(threadId: string, requesterId: string): Promise<StartedCompaction> {

@@ -17,7 +17,7 @@ export class ThreadEventRouting implements ThreadEventBus {
 
   /**
    * Both protocols' logs take the event in the caller's tick: a resume's snapshot taken in a later
-   * tick then never finds projected state whose event is not yet in a log (websocket.md §5).
+   * tick then never finds projected state whose event is not yet in a log (docs/spec/websocket.md §5).
    */
   broadcast(
     threadId: string,

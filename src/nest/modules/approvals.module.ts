@@ -13,7 +13,7 @@ import { ApprovalRequestChannel } from '../../protocols/app-server-v1/delivery/a
 import { AcpPermissionChannel } from '../../protocols/acp/delivery/acp-permission-channel';
 import { ApprovalChannelRouting } from '../delivery/approval-channel-routing';
 
-/** The approval route, session grants and `approval/resolve` (protocol.md §9, §3.13). */
+/** The approval route, session grants and `approval/resolve` (docs/spec/protocol.md §9, §3.13). */
 @Module({
   imports: [PersistenceModule, ThreadStateModule],
   providers: [

@@ -24,7 +24,7 @@ import { ItemRepository } from '../../persistence/typeorm/item.repository';
 import { ThreadRepository } from '../../persistence/typeorm/thread.repository';
 import { TurnRepository } from '../../persistence/typeorm/turn.repository';
 
-/** postgres.md §2: the instances sharing a PostgreSQL store; null on SQLite. */
+/** docs/spec/postgres.md §2: the instances sharing a PostgreSQL store; null on SQLite. */
 export const POSTGRES_CLUSTER = Symbol('POSTGRES_CLUSTER');
 
 function logClusterError(error: unknown): void {

@@ -21,7 +21,7 @@ import { AcpConnections } from '../../protocols/acp/delivery/acp-connections';
 import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
 import { ThreadEventRouting } from '../delivery/thread-event-routing';
 
-/** postgres.md §2: a survivor's recovery of a lost instance's turns reaches the subscribers. */
+/** docs/spec/postgres.md §2: a survivor's recovery of a lost instance's turns reaches the subscribers. */
 @Injectable()
 export class LostInstanceAnnouncer {
   constructor(

@@ -6,7 +6,7 @@ import { ThreadsService } from '../../core/threads/threads.service';
 import { TurnOwnership } from '../../core/turns/turn-ownership';
 import { ApprovalsModule } from './approvals.module';
 
-/** `thread/*` (protocol.md §3.3–§3.8). */
+/** `thread/*` (docs/spec/protocol.md §3.3–§3.8). */
 @Module({
   imports: [PersistenceModule, ThreadStateModule, ApprovalsModule],
   providers: [ThreadsHandlers, ThreadsService, TurnOwnership],

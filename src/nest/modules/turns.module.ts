@@ -17,7 +17,7 @@ import { TurnsService } from '../../core/turns/turns.service';
 import { TURN_DEFAULTS, type TurnDefaults } from '../../core/turns/turn-defaults';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
 
-/** postgres.md §2: when another instance declared this one lost, the turns it recovered stop here. */
+/** docs/spec/postgres.md §2: when another instance declared this one lost, the turns it recovered stop here. */
 @Injectable()
 export class DeclaredLostInstance {
   constructor(
@@ -35,7 +35,7 @@ export class DeclaredLostInstance {
   }
 }
 
-/** `turn/*` (protocol.md §3.9–§3.12), each turn's background life (§8) and its shutdown (§1.9). */
+/** `turn/*` (docs/spec/protocol.md §3.9–§3.12), each turn's background life (§8) and its shutdown (§1.9). */
 @Module({
   imports: [PersistenceModule, ThreadStateModule, ApprovalsModule, McpModule],
   providers: [

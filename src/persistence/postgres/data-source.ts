@@ -1,6 +1,6 @@
 /**
  * The App Server's TypeORM DataSource on the `postgres` driver (pg), migrated at startup inside a
- * PostgreSQL advisory lock, so instances starting together run the migrations once (postgres.md §1).
+ * PostgreSQL advisory lock, so instances starting together run the migrations once (docs/spec/postgres.md §1).
  */
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_SERVER_ENTITIES } from '../typeorm/entities';
@@ -8,7 +8,7 @@ import { StderrTypeOrmLogger, type StderrSink, type TypeOrmLogLevel } from '../t
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { parsePostgresStoreUrl, redactSecret } from './store-url';
 
-/** A connection attempt gives up after this, well inside the 30 s startup bound of postgres.md §1. */
+/** A connection attempt gives up after this, well inside the 30 s startup bound of docs/spec/postgres.md §1. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** pg_advisory_lock key of the App Server's migrations (any constant; shared by every instance). */
 const MIGRATION_LOCK_KEY = 7_261_706_100;

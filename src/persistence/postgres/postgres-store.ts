@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL App Server store (postgres.md §1): connects, migrates under the advisory lock,
+ * The PostgreSQL App Server store (docs/spec/postgres.md §1): connects, migrates under the advisory lock,
  * runs restart recovery, then the shared TypeORM store. Every failure message is scrubbed of the
  * password and names the store by its URL without it.
  */
@@ -22,7 +22,7 @@ import { describePostgresStore, parsePostgresStoreUrl, redactSecret } from './st
 
 export interface PostgresStoreOptions extends PostgresDataSourceOptions, StoreOpenOptions {}
 
-/** The store plus, once started, the cluster of instances sharing its database (postgres.md §2). */
+/** The store plus, once started, the cluster of instances sharing its database (docs/spec/postgres.md §2). */
 export class PostgresAppServerStore extends TypeOrmAppServerStore {
   private clusterStart: Promise<PostgresCluster> | undefined;
 

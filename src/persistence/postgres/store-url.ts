@@ -1,5 +1,5 @@
 /**
- * `--store postgres://user:password@host:port/database` (postgres.md §1): the URL as pg connection
+ * `--store postgres://user:password@host:port/database` (docs/spec/postgres.md §1): the URL as pg connection
  * settings, and the same URL without its password for every message that names the store. User
  * and password are percent-decoded as in any URL; `sslmode` follows libpq's meaning where pg can
  * honour it (`require`: encrypted, certificate not verified; `verify-ca`/`verify-full`: verified).

@@ -1,5 +1,5 @@
 /**
- * The SQLite App Server store (protocol.md §8.11): opens the file (migrations, then restart
+ * The SQLite App Server store (docs/spec/protocol.md §8.11): opens the file (migrations, then restart
  * recovery) and runs the shared TypeORM store on it, hot reads as cached prepared statements.
  */
 import type { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-/** The App Server's TypeORM DataSource on sqlite3 (protocol.md §8.11). */
+/** The App Server's TypeORM DataSource on sqlite3 (docs/spec/protocol.md §8.11). */
 import { dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { makeDirectorySync } from '../../runtime/make-directory';

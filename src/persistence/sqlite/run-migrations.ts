@@ -1,5 +1,5 @@
 /**
- * Migrating the SQLite store (protocol.md §8.11 step 4 of §12.3). A file without any table yet gets
+ * Migrating the SQLite store (docs/spec/protocol.md §8.11 step 4 of §12.3). A file without any table yet gets
  * every migration as one script: the statements the migrations' `up` issue, recorded, then TypeORM's
  * own migrations table and rows, run by one sqlite3 `exec` inside the write transaction that found
  * the file empty. TypeORM's runner sends each of those ~30 statements as its own round trip through

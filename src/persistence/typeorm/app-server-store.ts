@@ -2,7 +2,7 @@
  * The App Server's durable store over TypeORM, for either driver: exposes the repositories and
  * offers the multi-table writes of the turn lifecycle as single transactions. A driver module
  * (src/persistence/sqlite, src/persistence/postgres) opens and migrates the DataSource, then hands
- * it over as a StoreBackend; restart recovery (protocol.md §8.11) runs here, before the store is used.
+ * it over as a StoreBackend; restart recovery (docs/spec/protocol.md §8.11) runs here, before the store is used.
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppTurn } from '../../core/model/types';
@@ -111,7 +111,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
   }
 
   /**
-   * thread/read and thread/resume (protocol.md §3.4, §3.5, §8.8): the thread, its turns and the
+   * thread/read and thread/resume (docs/spec/protocol.md §3.4, §3.5, §8.8): the thread, its turns and the
    * stored replay window, read as one store operation. Null when the thread does not exist.
    */
   readThread(threadId: string, query: ItemReplayQuery = {}): Promise<StoredThreadSnapshot | null> {
@@ -119,7 +119,7 @@ export class TypeOrmAppServerStore implements ThreadStore {
   }
 
   /**
-   * turn/start step 7 (protocol.md §3.9): the running turn and the thread's active turn, atomically.
+   * turn/start step 7 (docs/spec/protocol.md §3.9): the running turn and the thread's active turn, atomically.
    * ThreadHasActiveTurnError when the thread already has a running turn in the store (§8.2).
    */
   beginTurn(turn: NewTurn): Promise<AppTurn> {
@@ -139,13 +139,13 @@ export class TypeOrmAppServerStore implements ThreadStore {
     });
   }
 
-  /** Finalization step 2 (protocol.md §8.5): items, turn, history and thread, atomically. */
+  /** Finalization step 2 (docs/spec/protocol.md §8.5): items, turn, history and thread, atomically. */
   finishTurn(finish: TurnFinish): Promise<boolean> {
     return this.withDeferredFinishes((manager) => writeTurnFinish(manager, finish));
   }
 
   /**
-   * history.md §1: the completed compaction item and the compacted history in one transaction, so
+   * docs/spec/history.md §1: the completed compaction item and the compacted history in one transaction, so
    * after a crash the next turn starts from the compacted conversation. The prompt-size figure is
    * dropped with the old history it described.
    */
@@ -177,13 +177,13 @@ export class TypeOrmAppServerStore implements ThreadStore {
     return result;
   }
 
-  /** thread/fork (history.md §2): the new thread with its copied turns, items and history, atomically. */
+  /** thread/fork (docs/spec/history.md §2): the new thread with its copied turns, items and history, atomically. */
   forkThread(request: ForkRequest): Promise<ForkOutcome> {
     return this.executor.transaction((manager) => forkThread(manager, request, findThread));
   }
 
   /**
-   * postgres.md §2 instance loss: every running turn whose owner token is `ownerToken`, recovered
+   * docs/spec/postgres.md §2 instance loss: every running turn whose owner token is `ownerToken`, recovered
    * as restart recovery does (§8.11) but with `result: {error}`. Row-locked, so two survivors
    * never recover one turn twice: a turn already finished by another is skipped.
    */
@@ -225,10 +225,10 @@ export class TypeOrmAppServerStore implements ThreadStore {
   }
 }
 
-/** Finalization step 2's writes (protocol.md §8.5). */
+/** Finalization step 2's writes (docs/spec/protocol.md §8.5). */
 async function writeTurnFinish(manager: EntityManager, finish: TurnFinish): Promise<boolean> {
   // Terminal statuses are final (§8.2): a turn that another instance already ended as lost
-  // (postgres.md §2) keeps that end, whatever its paused owner finishes with later.
+  // (docs/spec/postgres.md §2) keeps that end, whatever its paused owner finishes with later.
   const [turn]: Array<{ status: string }> = await runSql(
     manager,
     `SELECT "status" FROM "turns" WHERE "turn_id" = ?${dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''}`,

@@ -1,6 +1,6 @@
 /**
- * A thread's model history across turns (protocol.md §8.10), ordered by a per-thread `seq`. A
- * compaction (history.md §1) replaces it: the replaced rows stay, marked superseded by the
+ * A thread's model history across turns (docs/spec/protocol.md §8.10), ordered by a per-thread `seq`. A
+ * compaction (docs/spec/history.md §1) replaces it: the replaced rows stay, marked superseded by the
  * compacting turn (forks at earlier turns still read them), and only unmarked rows are the history.
  */
 import { type EntityManager, IsNull } from 'typeorm';
@@ -71,7 +71,7 @@ export async function writeConversation(
 }
 
 /**
- * history.md §1: `messages` become the thread's history. The current rows are marked superseded by
+ * docs/spec/history.md §1: `messages` become the thread's history. The current rows are marked superseded by
  * `turnId`, except those the same turn wrote (an earlier compaction of this turn): no fork can
  * ever see them, so they are deleted.
  */

@@ -1,5 +1,5 @@
 /**
- * Items: one row per logical item, upserted by itemId (protocol.md §8.5). The row keeps the
+ * Items: one row per logical item, upserted by itemId (docs/spec/protocol.md §8.5). The row keeps the
  * position and created_seq of its first appearance; later writes replace item_json and change_seq
  * unless they are older than what is stored.
  */
@@ -103,7 +103,7 @@ export class ItemRepository {
     return this.executor.run((manager) => findThreadVersions(manager, threadId));
   }
 
-  /** thread/read and thread/resume items (protocol.md §3.5, §8.8). */
+  /** thread/read and thread/resume items (docs/spec/protocol.md §3.5, §8.8). */
   async read(threadId: string, query: ItemReadQuery = {}): Promise<AppItem[]> {
     const window = await this.executor.read((statements) => readReplayWindow(statements, threadId, query));
     return completeReplay(window, query.live ?? [], query);
@@ -142,7 +142,7 @@ export async function upsertItems(manager: EntityManager, versions: readonly Ite
 }
 
 /**
- * The stored rows a replay can return (protocol.md §8.8), with `afterItemId` and `limit` applied in
+ * The stored rows a replay can return (docs/spec/protocol.md §8.8), with `afterItemId` and `limit` applied in
  * SQL; `completeReplay` then overlays the live turn and selects again. Filtering first is exact:
  * a live version only replaces a stored one when it is newer, so a row failing `change_seq > anchor`
  * could only be replaced by a version that the same test judges. Limiting first is exact too: every

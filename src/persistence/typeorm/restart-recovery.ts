@@ -1,5 +1,5 @@
 /**
- * Restart recovery (protocol.md §8.11): runs when the store opens, before stdin is read. A running
+ * Restart recovery (docs/spec/protocol.md §8.11): runs when the store opens, before stdin is read. A running
  * turn is recovered when its owner is on this host and its process is gone (or is this process);
  * turns owned by live processes, or by other hosts, are left alone. A live pid whose start token
  * differs from the stored owner token is a reused pid: its turn is recovered too. No notifications are emitted

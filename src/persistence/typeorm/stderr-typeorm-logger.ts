@@ -1,4 +1,4 @@
-/** TypeORM logger that writes to stderr only: stdout carries the protocol (protocol.md §1.1). */
+/** TypeORM logger that writes to stderr only: stdout carries the protocol (docs/spec/protocol.md §1.1). */
 import type { Logger, QueryRunner } from 'typeorm';
 
 /** TypeORM's log levels (its `LogLevel` type is not exported from the package root). */

@@ -1,4 +1,4 @@
-/** Errors thrown by the store. The server maps StoreError to -32603 with its message (protocol.md §3.0). */
+/** Errors thrown by the store. The server maps StoreError to -32603 with its message (docs/spec/protocol.md §3.0). */
 import { DomainError } from '../../core/domain-error';
 import { causeMessage } from '../../runtime/cause-message';
 
@@ -18,7 +18,7 @@ export class StoreError extends Error {
 
 /**
  * A `thread/list` cursor that is not a `nextCursor` of this store: the core's InvalidCursor, which
- * v1 answers as `/cursor` `is invalid` (protocol.md §3.6).
+ * v1 answers as `/cursor` `is invalid` (docs/spec/protocol.md §3.6).
  */
 export class InvalidThreadCursorError extends DomainError {
   constructor() {

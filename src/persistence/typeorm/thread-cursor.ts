@@ -1,5 +1,5 @@
 /**
- * The opaque `thread/list` cursor (protocol.md §3.6): base64url of `{"u":updatedAt,"t":threadId}`,
+ * The opaque `thread/list` cursor (docs/spec/protocol.md §3.6): base64url of `{"u":updatedAt,"t":threadId}`,
  * naming the last thread of a page. Clients must not build it; anything else is `is invalid`.
  */
 import { InvalidThreadCursorError } from './store-errors';

@@ -1,5 +1,5 @@
 /**
- * thread/fork (history.md §2) as one store transaction: the new thread, copies of the source's
+ * thread/fork (docs/spec/history.md §2) as one store transaction: the new thread, copies of the source's
  * finished turns up to and including the fork turn, their items with fresh ids (same order and
  * content), and the conversation history as it stood after that turn.
  */
@@ -62,7 +62,7 @@ export async function forkThread(
       request.now,
       source.threadId,
       forkTurnId,
-      // A fork keeps the source's thread-level MCP servers (mcp.md §1: stored with the thread).
+      // A fork keeps the source's thread-level MCP servers (docs/spec/mcp.md §1: stored with the thread).
       source.mcpServers === null ? null : JSON.stringify(source.mcpServers),
     ],
   );
@@ -121,7 +121,7 @@ async function copyItems(
 
 /**
  * The history after the fork turn: the messages appended by the copied turns, with their
- * compaction marks (history.md §1). A mark by a later turn is dropped: that compaction happened
+ * compaction marks (docs/spec/history.md §1). A mark by a later turn is dropped: that compaction happened
  * after the fork turn, so for the fork those messages are still the history.
  */
 async function copyConversation(

@@ -1,5 +1,5 @@
 /**
- * The store read behind thread/read and thread/resume (protocol.md §3.4, §3.5, §8.8). It is a hot
+ * The store read behind thread/read and thread/resume (docs/spec/protocol.md §3.4, §3.5, §8.8). It is a hot
  * path and every statement is a round trip to sqlite's worker thread, so the thread row comes with
  * its turns in one statement (a LEFT JOIN: a thread without turns is one row whose turn columns are
  * NULL) and the item replay window comes in a second one.

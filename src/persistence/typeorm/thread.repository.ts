@@ -1,4 +1,4 @@
-/** Threads: create, read, list (protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
+/** Threads: create, read, list (docs/spec/protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
 import type { EntityManager } from 'typeorm';
 import { runSql } from './sql-dialect';
 import { ThreadEntity } from './entities';
@@ -50,7 +50,7 @@ export class ThreadRepository {
     return this.executor.read((statements) => selectThread(statements, threadId));
   }
 
-  /** Selection and order of protocol.md §3.6; `nextCursor` non-null iff more matching threads exist. */
+  /** Selection and order of docs/spec/protocol.md §3.6; `nextCursor` non-null iff more matching threads exist. */
   async list(query: ThreadListQuery = {}): Promise<ThreadListPage> {
     // Decoding first: a malformed cursor never touches the database.
     const cursor = query.cursor === undefined ? null : decodeThreadCursor(query.cursor);
@@ -101,7 +101,7 @@ export class ThreadRepository {
   }
 
   /**
-   * history.md §3: a shallow patch where `null` deletes the key; read and write in one transaction
+   * docs/spec/history.md §3: a shallow patch where `null` deletes the key; read and write in one transaction
    * so two concurrent patches never lose each other's keys. Null when the thread is unknown.
    */
   patchMetadata(threadId: string, patch: Record<string, unknown>, now: number): Promise<StoredThread | null> {
@@ -158,7 +158,7 @@ export function toStoredThread(row: ThreadEntity): StoredThread {
   };
 }
 
-/** `null` deletes a key, any other value replaces it (history.md §3). */
+/** `null` deletes a key, any other value replaces it (docs/spec/history.md §3). */
 export function applyMetadataPatch(
   metadata: Record<string, unknown>,
   patch: Record<string, unknown>,

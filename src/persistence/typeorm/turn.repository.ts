@@ -12,7 +12,7 @@ import type { TurnOwnership } from '../../core/store/records';
 import type { NewTurn, TurnCompletion } from '../../core/store/records';
 export type { NewTurn, TurnCompletion };
 
-/** The columns of a wire turn (protocol.md §3.5). */
+/** The columns of a wire turn (docs/spec/protocol.md §3.5). */
 export type TurnFields = Pick<
   TurnEntity,
   'turnId' | 'threadId' | 'runId' | 'status' | 'startedAt' | 'completedAt' | 'inputJson' | 'resultJson'
@@ -54,7 +54,7 @@ export class TurnRepository {
     return this.executor.run((manager) => findTurn(manager, turnId));
   }
 
-  /** All turns of the thread in creation order (protocol.md §3.5). */
+  /** All turns of the thread in creation order (docs/spec/protocol.md §3.5). */
   listByThread(threadId: string): Promise<AppTurn[]> {
     return this.executor.read((statements) => selectThreadTurns(statements, threadId));
   }

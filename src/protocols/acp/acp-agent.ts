@@ -1,5 +1,5 @@
 /**
- * The ACP agent (acp.md §2) over the core: the SDK's `AgentApp` validates every message against
+ * The ACP agent (docs/spec/acp.md §2) over the core: the SDK's `AgentApp` validates every message against
  * the ACP schema and routes it; each handler maps one ACP method to core calls — a session is a
  * thread, a prompt is a turn. One `AcpAgent` serves one client connection.
  */
@@ -41,7 +41,7 @@ export interface AcpAgentCore {
   version: string;
 }
 
-/** acp.md §2 `initialize`: the same answer whatever version the client speaks (the client decides). */
+/** docs/spec/acp.md §2 `initialize`: the same answer whatever version the client speaks (the client decides). */
 export function initializeResponse(version: string): InitializeResponse {
   return {
     protocolVersion: ACP_PROTOCOL_VERSION,
@@ -56,7 +56,7 @@ export function initializeResponse(version: string): InitializeResponse {
   };
 }
 
-/** acp.md §2 `session/list`: one thread as a session (threads without a cwd are not sessions). */
+/** docs/spec/acp.md §2 `session/list`: one thread as a session (threads without a cwd are not sessions). */
 export function sessionInfo(thread: AppThread): SessionInfo | null {
   if (thread.cwd === null) return null;
   const title = thread.metadata.title;
@@ -186,7 +186,7 @@ export class AcpAgent {
     return { sessions, ...(page.nextCursor !== null ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Starts the turn and answers when it ends (acp.md §2 `session/prompt`). */
+  /** Starts the turn and answers when it ends (docs/spec/acp.md §2 `session/prompt`). */
   private async prompt(params: PromptRequest): Promise<PromptResponse> {
     const client = this.client;
     const threadId = params.sessionId;
@@ -214,7 +214,7 @@ export class AcpAgent {
       // A cancel that came while the turn was starting had nothing to interrupt yet: it does now.
       if (pending.cancelled) await this.interruptTurn(threadId);
       const outcome = promptOutcome(await completion, started.modelResponseEnding());
-      // A prompt cancelled while pending answers cancelled (acp.md §2), also when its turn ended on
+      // A prompt cancelled while pending answers cancelled (docs/spec/acp.md §2), also when its turn ended on
       // its own before the cancel could reach it.
       if (pending.cancelled) return { stopReason: 'cancelled' };
       if ('failure' in outcome) throw AcpErrors.turnFailed(outcome.failure);
@@ -225,7 +225,7 @@ export class AcpAgent {
   }
 
   /**
-   * acp.md §2 `session/cancel`: interrupts the running turn, or the one a pending `session/prompt`
+   * docs/spec/acp.md §2 `session/cancel`: interrupts the running turn, or the one a pending `session/prompt`
    * is starting as soon as it runs; nothing to cancel is not an error.
    */
   private async cancel(sessionId: string): Promise<void> {

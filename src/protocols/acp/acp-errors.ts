@@ -1,4 +1,4 @@
-/** The ACP answers to what the core refuses and to bad input (acp.md §2). One table. */
+/** The ACP answers to what the core refuses and to bad input (docs/spec/acp.md §2). One table. */
 import { RequestError } from '@agentclientprotocol/sdk';
 import { DomainError } from '../../core/domain-error';
 import { causeMessage } from '../../runtime/cause-message';

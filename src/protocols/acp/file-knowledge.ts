@@ -1,10 +1,10 @@
 /**
  * What a session's tool calls tell about the text of the files they touch, so `write_file` and
- * `edit_file` can be shown as ACP diffs (acp.md §3) from the thread's items alone — the same when
+ * `edit_file` can be shown as ACP diffs (docs/spec/acp.md §3) from the thread's items alone — the same when
  * streamed and when replayed after a restart, without reading the disk after the fact.
  *
  * The runtime only overwrites an existing file after a full `read_file` of it in the same run
- * (runtime.md §10.5), so a path no call has seen yet is a new file (`oldText: null`). A path seen
+ * (docs/spec/runtime.md §10.5), so a path no call has seen yet is a new file (`oldText: null`). A path seen
  * only through a partial or cut read is "unknown": its diff then shows the edited fragment
  * (`edit_file`) or is left out (`write_file`), never a guessed old text.
  */

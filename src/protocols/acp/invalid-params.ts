@@ -1,5 +1,5 @@
 /**
- * acp.md §2: an invalid-params error names the member. The SDK validates params with its zod
+ * docs/spec/acp.md §2: an invalid-params error names the member. The SDK validates params with its zod
  * schemas and answers `-32602 "Invalid params"` with the formatted issue tree as `data`; this
  * names the most telling member of that tree in the message (`Invalid params: cwd: Invalid
  * input: expected string, received number`). Pure.

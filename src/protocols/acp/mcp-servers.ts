@@ -1,11 +1,11 @@
 /**
- * `session/new`'s `mcpServers` as the thread's MCP servers (acp.md §2, mcp.md §1 source 3): ACP's
+ * `session/new`'s `mcpServers` as the thread's MCP servers (docs/spec/acp.md §2, docs/spec/mcp.md §1 source 3): ACP's
  * `env` / `headers` arrays of `{name, value}` become objects; `sse` servers are refused (not
  * advertised), as are names the thread configuration cannot hold. Pure.
  */
 import type { McpServer } from '@agentclientprotocol/sdk';
 
-/** mcp.md §1: the names a thread's server set accepts. */
+/** docs/spec/mcp.md §1: the names a thread's server set accepts. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 export type ThreadMcpServers = { servers: Record<string, unknown> } | { invalid: string };

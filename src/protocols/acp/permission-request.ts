@@ -1,5 +1,5 @@
 /**
- * `session/request_permission` (acp.md §4): the request for a tool call waiting for approval, and
+ * `session/request_permission` (docs/spec/acp.md §4): the request for a tool call waiting for approval, and
  * the client's outcome as the owner's answer. Pure.
  */
 import type {

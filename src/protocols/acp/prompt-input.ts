@@ -1,5 +1,5 @@
 /**
- * A `session/prompt`'s content blocks as a turn's input (acp.md §2): text stays text, a
+ * A `session/prompt`'s content blocks as a turn's input (docs/spec/acp.md §2): text stays text, a
  * `resource_link` becomes `[resource: <uri>]`, an embedded text resource becomes a `<context>`
  * block; images, audio and binary resources are refused (not advertised). Pure.
  */

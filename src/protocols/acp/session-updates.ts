@@ -1,5 +1,5 @@
 /**
- * One thread seen as an ACP session (acp.md §3): the thread's events, live or replayed from its
+ * One thread seen as an ACP session (docs/spec/acp.md §3): the thread's events, live or replayed from its
  * items, become `session/update` payloads. Stateful per session (which tool calls the client was
  * already shown, what the session's tool calls told about files), otherwise pure: no I/O.
  *
@@ -77,7 +77,7 @@ export class SessionUpdates {
   }
 
   /**
-   * `session/load` (acp.md §2): every item in order, then nothing more than the live stream would
+   * `session/load` (docs/spec/acp.md §2): every item in order, then nothing more than the live stream would
    * show. `plannedArguments` (toolCallId → arguments) stands in for the arguments that the items
    * of calls that never started do not carry.
    */
@@ -121,7 +121,7 @@ export class SessionUpdates {
       this.shown.set(toolCallId, args);
   }
 
-  /** acp.md §3: a call waiting for approval is shown as a `pending` tool call. */
+  /** docs/spec/acp.md §3: a call waiting for approval is shown as a `pending` tool call. */
   private awaitingApproval(request: ApprovalRequestParams): SessionUpdate[] {
     if (!isShownAsToolCall(request.toolName) || this.shown.has(request.toolCallId)) return [];
     this.shown.set(request.toolCallId, request.arguments);
@@ -234,7 +234,7 @@ export class SessionUpdates {
   }
 }
 
-/** A successful read's output preview is the file text itself (runtime.md §10.5). */
+/** A successful read's output preview is the file text itself (docs/spec/runtime.md §10.5). */
 function successText(toolName: string, output: string): string | undefined {
   return toolName === 'read_file' ? output : undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * How a finished turn answers its `session/prompt` (acp.md §2): a stop reason, or the JSON-RPC
+ * How a finished turn answers its `session/prompt` (docs/spec/acp.md §2): a stop reason, or the JSON-RPC
  * error of a failed turn. Pure.
  */
 import type { StopReason } from '@agentclientprotocol/sdk';

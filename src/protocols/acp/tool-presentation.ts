@@ -1,5 +1,5 @@
 /**
- * How a vv-agent tool call looks to an ACP client (acp.md §3): its `kind`, a short human `title`,
+ * How a vv-agent tool call looks to an ACP client (docs/spec/acp.md §3): its `kind`, a short human `title`,
  * the files it touches (`locations`, absolute) and whether it is shown at all. Pure.
  */
 import * as path from 'node:path';
@@ -23,7 +23,7 @@ const FILE_TOOLS = new Set(['read_file', 'file_info', 'write_file', 'edit_file']
 /** The longest title, in code points, before it is cut with `…`. */
 const TITLE_LIMIT = 120;
 
-/** `task_finish` and `ask_user` are the agent's words, not tool calls (acp.md §3). */
+/** `task_finish` and `ask_user` are the agent's words, not tool calls (docs/spec/acp.md §3). */
 export function isShownAsToolCall(toolName: string): boolean {
   return toolName !== TASK_FINISH_TOOL_NAME && toolName !== ASK_USER_TOOL_NAME;
 }

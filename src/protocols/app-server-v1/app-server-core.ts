@@ -1,5 +1,5 @@
 /**
- * The server core shared by every transport (protocol.md §10.4, §13): one line handler for stdio and
+ * The server core shared by every transport (docs/spec/protocol.md §10.4, §13): one line handler for stdio and
  * in-process clients, the request dispatcher, the connections, and the shutdown sequence of §1.9.
  * Transports frame their own bytes and hand over complete lines (`receiveLine`); an in-process
  * client `connect`s with its own sink and feeds `receiveLine`.

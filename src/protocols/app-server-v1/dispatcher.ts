@@ -1,5 +1,5 @@
 /**
- * The request pipeline of protocol.md §1.5–§1.8 for classified envelopes:
+ * The request pipeline of docs/spec/protocol.md §1.5–§1.8 for classified envelopes:
  *
  * * requests wait in a per-connection FIFO and run one at a time, in arrival order; a handler runs
  *   to completion (response enqueued, after-response callbacks done) before the next one starts;

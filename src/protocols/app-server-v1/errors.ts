@@ -1,5 +1,5 @@
 /**
- * The error table of protocol.md §6 — the only place that states codes (the JSON-RPC rows come
+ * The error table of docs/spec/protocol.md §6 — the only place that states codes (the JSON-RPC rows come
  * from the peer, the domain's fixed messages from the core) — the constructors the v1 handlers
  * throw, and the mapping of the core's DomainErrors onto the table.
  */
@@ -23,7 +23,7 @@ export const RPC_ERROR_TABLE = {
   ClientNameRequired: { code: -32602, message: 'clientInfo.name is required' },
   ParamsMustBeEmptyObject: { code: -32602, message: 'params must be an empty object' },
   ThreadAlreadyHasActiveTurn: { code: -32602, message: DOMAIN.ThreadAlreadyHasActiveTurn },
-  // history.md §2 (thread/fork)
+  // docs/spec/history.md §2 (thread/fork)
   ForkTurnNotFound: { code: -32602, message: DOMAIN.ForkTurnNotFound },
   ForkNoFinishedTurn: { code: -32602, message: DOMAIN.ForkNoFinishedTurn },
   UnknownApprovalRequest: { code: -32602, message: DOMAIN.UnknownApprovalRequest },

@@ -1,4 +1,4 @@
-/** The exact `initialize` result of protocol.md §2; its type is the message definition's. */
+/** The exact `initialize` result of docs/spec/protocol.md §2; its type is the message definition's. */
 import type { MessageTypes } from './messages';
 
 export type InitializeResponse = MessageTypes['InitializeResponse'];

@@ -1,5 +1,5 @@
 /**
- * The protocol's method index (protocol.md §3, §4, §11.1) without its params DTOs: names, params
+ * The protocol's method index (docs/spec/protocol.md §3, §4, §11.1) without its params DTOs: names, params
  * modes, runtime needs, params / result type names and sections. It is the registry's declarative
  * half — what the typed client reads at run time, so a client bundle never loads class-validator;
  * [`registry.ts`](./registry.ts) binds each request to its DTO. No behaviour lives here.
@@ -80,18 +80,32 @@ export const METHOD_INDEX = [
     'ThreadMetadataUpdateParams',
     true,
     'ThreadMetadataUpdateResponse',
-    'history.md §3',
+    'docs/spec/history.md §3',
   ),
-  request('thread/fork', 'required', 'ThreadForkParams', true, 'ThreadForkResponse', 'history.md §2'),
+  request(
+    'thread/fork',
+    'required',
+    'ThreadForkParams',
+    true,
+    'ThreadForkResponse',
+    'docs/spec/history.md §2',
+  ),
   request(
     'thread/compact',
     'required',
     'ThreadCompactParams',
     true,
     'ThreadCompactResponse',
-    'history.md §1',
+    'docs/spec/history.md §1',
   ),
-  request('mcpServer/list', 'optional', 'McpServerListParams', false, 'McpServerListResponse', 'mcp.md §5'),
+  request(
+    'mcpServer/list',
+    'optional',
+    'McpServerListParams',
+    false,
+    'McpServerListResponse',
+    'docs/spec/mcp.md §5',
+  ),
 ] as const satisfies readonly MethodIndexEntry[];
 
 export interface ServerNotificationSpec {
@@ -116,7 +130,7 @@ export const SERVER_NOTIFICATIONS = [
   { method: 'approval/requested', paramsTypeName: 'ApprovalRequestParams', section: '4.11' },
   { method: 'approval/resolved', paramsTypeName: 'ApprovalResolvedParams', section: '4.12' },
   { method: 'error/warning', paramsTypeName: 'ErrorWarningParams', section: '4.13' },
-  { method: 'thread/updated', paramsTypeName: 'ThreadUpdatedParams', section: 'history.md §3' },
+  { method: 'thread/updated', paramsTypeName: 'ThreadUpdatedParams', section: 'docs/spec/history.md §3' },
 ] as const satisfies readonly ServerNotificationSpec[];
 
 export interface ServerRequestSpec {

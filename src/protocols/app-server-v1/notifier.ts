@@ -1,5 +1,5 @@
 /**
- * Sends server notifications and server requests to connections (protocol.md §7.1, §7.4).
+ * Sends server notifications and server requests to connections (docs/spec/protocol.md §7.1, §7.4).
  * Notifications are filtered per connection: only connections ready for notifications, and not for
  * methods they opted out of. Server requests are never filtered.
  */

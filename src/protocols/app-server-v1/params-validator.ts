@@ -1,5 +1,5 @@
 /**
- * Params handling of protocol.md §3.0: the params mode of a method (`Missing params`, `params must
+ * Params handling of docs/spec/protocol.md §3.0: the params mode of a method (`Missing params`, `params must
  * be an object`, schema/export's `params must be an empty object`), then DTO validation whose
  * violations become `errors[]` with JSON Pointer paths in params-table order.
  */

@@ -1,5 +1,5 @@
 /**
- * The protocol registry (protocol.md §3 method index, §4, §11.1): the single source of truth for
+ * The protocol registry (docs/spec/protocol.md §3 method index, §4, §11.1): the single source of truth for
  * method names, params modes, params DTOs, runtime needs and result / params type names. The request
  * router and the params validator read it; the schema generator and the typed client derive from it.
  * The declarative index lives in [`method-index.ts`](./method-index.ts); this file binds each

@@ -1,4 +1,4 @@
-/** Shared approval state between the run and whoever answers approvals (runtime.md §8.4). */
+/** Shared approval state between the run and whoever answers approvals (docs/spec/runtime.md §8.4). */
 import type { ApprovalDecision, ApprovalRequest } from './types';
 
 interface PendingApproval {

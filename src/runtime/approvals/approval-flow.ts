@@ -1,4 +1,4 @@
-/** The approval step of one tool call (runtime.md §8.5; pipeline step 7 of §9.6). */
+/** The approval step of one tool call (docs/spec/runtime.md §8.5; pipeline step 7 of §9.6). */
 import { newId } from '../ids';
 import type { RegisteredTool } from '../tools/tool-registry';
 import type { DecodedToolCall } from '../tools/tool-call-decoder';

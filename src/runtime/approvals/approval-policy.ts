@@ -1,4 +1,4 @@
-/** Whether a tool call needs approval (runtime.md §8.1; a tool's `approvalOverride` first, mcp.md §4). */
+/** Whether a tool call needs approval (docs/spec/runtime.md §8.1; a tool's `approvalOverride` first, docs/spec/mcp.md §4). */
 import type { ToolContext, ToolDefinition, ToolSideEffect } from '../tools/types';
 import type { ApprovalPolicy } from './types';
 

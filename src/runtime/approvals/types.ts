@@ -1,4 +1,4 @@
-/** Approval contracts (runtime.md §8). */
+/** Approval contracts (docs/spec/runtime.md §8). */
 export type ApprovalPolicy = 'on-request' | 'untrusted' | 'never';
 export type ApprovalAction = 'allow' | 'allow_session' | 'deny' | 'timeout';
 

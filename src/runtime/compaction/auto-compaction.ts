@@ -1,7 +1,7 @@
 /**
- * Automatic compaction inside a run (history.md §1): before each model call, when the prompt
+ * Automatic compaction inside a run (docs/spec/history.md §1): before each model call, when the prompt
  * estimate exceeds 80 % of `context_length`, the conversation is compacted first. When the summary
- * call fails, today's trimming rule (runtime.md §11.6) is applied to the model context instead,
+ * call fails, today's trimming rule (docs/spec/runtime.md §11.6) is applied to the model context instead,
  * the run goes on, and no further automatic compaction is tried in this run (one failure is
  * enough to know the model cannot summarize this history now; retrying before every call would
  * repeat the cost and the failed item).

@@ -1,5 +1,5 @@
 /**
- * One compaction of the run's conversation (history.md §1): `context_compaction_started`, the
+ * One compaction of the run's conversation (docs/spec/history.md §1): `context_compaction_started`, the
  * summary call (a streamed chat-completions call without tools, recorded in the run's token usage
  * like any call, but streaming no delta events), then either the compacted conversation plus
  * `context_compaction_completed` carrying it, or `context_compaction_failed` with the history left

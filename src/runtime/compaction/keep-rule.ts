@@ -1,5 +1,5 @@
 /**
- * What a compaction keeps verbatim (history.md §1). Pure.
+ * What a compaction keeps verbatim (docs/spec/history.md §1). Pure.
  *
  * Walking back from the newest message, messages are kept until the next one would pass 30 % of
  * the context length (1 token per 4 characters). An assistant message with tool calls and its tool

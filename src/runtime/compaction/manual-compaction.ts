@@ -1,5 +1,5 @@
 /**
- * A manual compaction run (history.md §1, `thread/compact`): compacts the given history without a
+ * A manual compaction run (docs/spec/history.md §1, `thread/compact`): compacts the given history without a
  * user turn. Fewer than 2 user messages → completed with `skipped: true` and no model call. When
  * the keep rule would keep everything verbatim, the whole history is summarized (a requested
  * compaction always compacts). A failed summary call fails the run; an interrupt cancels it; in

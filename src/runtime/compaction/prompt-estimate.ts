@@ -1,5 +1,5 @@
 /**
- * The prompt-size estimate and the automatic trigger of history.md §1. Pure.
+ * The prompt-size estimate and the automatic trigger of docs/spec/history.md §1. Pure.
  *
  * With a provider figure: the last provider-reported `prompt_tokens` of a normal (non-compaction)
  * call plus 1 token per 4 characters of the messages added since that call was sent. Without one

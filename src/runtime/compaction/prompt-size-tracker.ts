@@ -1,5 +1,5 @@
 /**
- * The provider figure of the prompt-size estimate (history.md §1), across the calls of a run and,
+ * The provider figure of the prompt-size estimate (docs/spec/history.md §1), across the calls of a run and,
  * through `RunConfig.promptSize` / `RunResult.promptSize`, across the runs of a thread: the last
  * provider-reported prompt size of a normal call and where that prompt ended.
  */

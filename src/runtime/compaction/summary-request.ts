@@ -1,4 +1,4 @@
-/** The summary request and the summary message of a compaction (history.md §1). Pure. */
+/** The summary request and the summary message of a compaction (docs/spec/history.md §1). Pure. */
 import { trimHistory } from '../history-trimming';
 import type { Message, UserMessage } from '../messages';
 import type { ModelSettings, ResolvedModelConfig } from '../model/types';
@@ -26,7 +26,7 @@ const INSTRUCTIONS_MESSAGE: UserMessage = { role: 'user', content: COMPACTION_IN
 
 /**
  * System instructions, the history being compacted, then the instructions. A history too long for
- * one request loses its oldest segments first (the trimming rule of runtime.md §11.6), so the
+ * one request loses its oldest segments first (the trimming rule of docs/spec/runtime.md §11.6), so the
  * request fits the context; the summary still replaces all of it.
  */
 export function summaryRequestMessages(

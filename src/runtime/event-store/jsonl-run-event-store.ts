@@ -1,4 +1,4 @@
-/** Append-only JSONL run event store (runtime.md §7). */
+/** Append-only JSONL run event store (docs/spec/runtime.md §7). */
 import { createReadStream } from 'node:fs';
 import { appendFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';

@@ -1,4 +1,4 @@
-/** RunEventStore contract (runtime.md §7). */
+/** RunEventStore contract (docs/spec/runtime.md §7). */
 import type { RunEvent } from '../events/types';
 
 export type EventStoreErrorCode =

@@ -1,4 +1,4 @@
-/** The RunEvent v2 field catalog (runtime.md §6.1, §6.2): one table read by the strict reader. */
+/** The RunEvent v2 field catalog (docs/spec/runtime.md §6.1, §6.2): one table read by the strict reader. */
 import type { RunEventType } from './types';
 
 export type FieldKind =

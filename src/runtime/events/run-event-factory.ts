@@ -1,4 +1,4 @@
-/** Building RunEvent v2 objects: the envelope (runtime.md §6.1) and terminal events (§6.3). */
+/** Building RunEvent v2 objects: the envelope (docs/spec/runtime.md §6.1) and terminal events (§6.3). */
 import { newId } from '../ids';
 import { finalOutputOf, type RunOutcome } from '../run-outcome';
 import type { RunEvent, RunEventPayload } from './types';

@@ -1,4 +1,4 @@
-/** Strict reader for RunEvent wire v2 (runtime.md §6.6). */
+/** Strict reader for RunEvent wire v2 (docs/spec/runtime.md §6.6). */
 import { normalizeToolMetadata, TOOL_METADATA_FIELDS } from '../tools/tool-metadata';
 import { COMPLETION_REASONS, type RunEvent, type RunEventType } from './types';
 import {

@@ -1,4 +1,4 @@
-/** Where a run's events go: the optional event store first, then the journal (runtime.md §7). */
+/** Where a run's events go: the optional event store first, then the journal (docs/spec/runtime.md §7). */
 import type { RunEventStore } from '../event-store/types';
 import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';

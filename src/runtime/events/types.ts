@@ -1,4 +1,4 @@
-/** RunEvent wire v2 (runtime.md §6): one flat snake_case object per event. */
+/** RunEvent wire v2 (docs/spec/runtime.md §6): one flat snake_case object per event. */
 import type { TokenUsage } from '../usage/types';
 import type { ToolMetadata, ToolStatus, ToolDirective } from '../tools/types';
 import type { Message } from '../messages';
@@ -40,7 +40,7 @@ export interface RunEventEnvelope {
   metadata?: Record<string, unknown>;
 }
 
-/** `agent_cycle` for the cycle's own calls; `context_compaction` for a summary call (history.md §1). */
+/** `agent_cycle` for the cycle's own calls; `context_compaction` for a summary call (docs/spec/history.md §1). */
 export type ModelCallOperation = 'agent_cycle' | 'context_compaction';
 
 /** What started a compaction: the 80 % rule before a model call, or a host request. */

@@ -1,7 +1,7 @@
 /**
  * Consecutive stream delta events of one run, stored column-wise (issue 11). A long answer
  * journals one `assistant_delta` per model chunk and the journal must keep every one for the run's
- * life (runtime.md §4 `events()`, §5 `result.events`); as separate objects each cost ~800 bytes
+ * life (docs/spec/runtime.md §4 `events()`, §5 `result.events`); as separate objects each cost ~800 bytes
  * (own hidden class, property backing store, a 36-character id, a boxed time). Here an event costs
  * its chunk plus ~40 bytes: the fields every event of the run shares are kept once, the id as its
  * 16 bytes, numbers in typed arrays. `at(i)` rebuilds an event deep-equal to the one appended,
@@ -10,7 +10,7 @@
 import type { RunEvent } from '../events/types';
 
 const STREAM_DELTA_TYPES: ReadonlySet<string> = new Set(['assistant_delta', 'reasoning_delta']);
-/** Per-event numeric fields of the stream delta events (runtime.md §6.2). */
+/** Per-event numeric fields of the stream delta events (docs/spec/runtime.md §6.2). */
 const COUNTER_FIELDS: ReadonlySet<string> = new Set(['content_chars', 'reasoning_chars', 'estimated_tokens']);
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const ID_BYTES = 16;

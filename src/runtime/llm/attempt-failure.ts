@@ -1,4 +1,4 @@
-/** How one HTTP attempt failed and what the client does about it (runtime.md §14.4). */
+/** How one HTTP attempt failed and what the client does about it (docs/spec/runtime.md §14.4). */
 
 /**
  * `request`: the request could not be built or a local consumer failed (never retried);

@@ -1,6 +1,6 @@
 /**
  * One HTTP attempt: POST the body and hand each response chunk to a consumer as it arrives
- * (runtime.md §14.1, §14.4). The timeout is an idle timeout (v1.1): it bounds the wait for the
+ * (docs/spec/runtime.md §14.1, §14.4). The timeout is an idle timeout (v1.1): it bounds the wait for the
  * response headers and then every gap between two body chunks, so a stream that keeps delivering is
  * never cut off. The abort signal destroys the socket at once. Transport failures reject with `AttemptFailure`; an error thrown by
  * the consumer rejects the attempt unchanged.

@@ -1,4 +1,4 @@
-/** Pure construction of a chat-completions request body (runtime.md §14.1). */
+/** Pure construction of a chat-completions request body (docs/spec/runtime.md §14.1). */
 import type { Message } from '../messages';
 import type { EndpointOption, LlmRequest, ToolSpec } from '../model/types';
 

@@ -1,6 +1,6 @@
 /**
  * Feed a 2xx response body into a `StreamAssembler`, as SSE or as a plain JSON completion, and decide
- * whether what arrived is a complete response (runtime.md §14.4 v1.1): a stream needs a finish reason
+ * whether what arrived is a complete response (docs/spec/runtime.md §14.4 v1.1): a stream needs a finish reason
  * or `[DONE]`; a body that is neither SSE nor a JSON completion is an error, never an empty reply.
  */
 import { AttemptFailure, INCOMPLETE_STREAM_TEXT, unexpectedBodyFailure } from './attempt-failure';

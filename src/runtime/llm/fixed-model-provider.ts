@@ -1,4 +1,4 @@
-/** The CLI's one-model provider (runtime.md §13.4). */
+/** The CLI's one-model provider (docs/spec/runtime.md §13.4). */
 import type { LlmClient, ModelProvider, ModelRef, ResolvedModelConfig } from '../model/types';
 
 export class FixedModelProvider implements ModelProvider {

@@ -1,4 +1,4 @@
-/** Settings file, exact model resolution, the fixed provider and the OpenAI-compatible client (runtime.md §13, §14). */
+/** Settings file, exact model resolution, the fixed provider and the OpenAI-compatible client (docs/spec/runtime.md §13, §14). */
 export type {
   LlmBackendSettings,
   LlmEndpointSettings,

@@ -1,4 +1,4 @@
-/** The validated in-memory form of a VERSION "2" LLM settings file (runtime.md §13.2). */
+/** The validated in-memory form of a VERSION "2" LLM settings file (docs/spec/runtime.md §13.2). */
 
 export interface LlmEndpointSettings {
   id: string;

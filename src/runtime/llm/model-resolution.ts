@@ -1,4 +1,4 @@
-/** Exact model resolution `resolveModelEndpoint(settings, backend, model)` (runtime.md §13.3). */
+/** Exact model resolution `resolveModelEndpoint(settings, backend, model)` (docs/spec/runtime.md §13.3). */
 import type { EndpointOption, ResolvedModelConfig } from '../model/types';
 import { endpointApiKey } from './endpoint-api-key';
 import type { LlmEndpointSettings, LlmModelSettings, LlmSettings } from './llm-settings';

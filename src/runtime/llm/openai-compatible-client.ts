@@ -1,6 +1,6 @@
 /**
  * `OpenAiCompatibleClient`: streaming chat completions with per-attempt timeout, cancellation,
- * retries and endpoint failover (runtime.md §14).
+ * retries and endpoint failover (docs/spec/runtime.md §14).
  */
 import type {
   EndpointOption,

@@ -1,5 +1,5 @@
 /**
- * Pure validation of a parsed settings document into `LlmSettings` (runtime.md §13.1, §13.2).
+ * Pure validation of a parsed settings document into `LlmSettings` (docs/spec/runtime.md §13.1, §13.2).
  * Messages of §13.1 are exact; the per-member messages below it are this module's own.
  */
 import type {

@@ -1,4 +1,4 @@
-/** `loadLlmSettings(path)`: read, parse and validate a settings file (runtime.md §13.1). */
+/** `loadLlmSettings(path)`: read, parse and validate a settings file (docs/spec/runtime.md §13.1). */
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { LlmSettings } from './llm-settings';

@@ -1,5 +1,5 @@
 /**
- * Incremental Server-Sent Events parser (runtime.md §14.3). Fed raw body bytes split anywhere —
+ * Incremental Server-Sent Events parser (docs/spec/runtime.md §14.3). Fed raw body bytes split anywhere —
  * inside a UTF-8 character, inside a line, between `\r` and `\n` — it returns the `data` payload of
  * each complete event. Comments, other fields and keep-alives are ignored; `data: [DONE]` ends the
  * stream and everything after it is ignored.

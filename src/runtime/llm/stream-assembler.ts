@@ -1,5 +1,5 @@
 /**
- * Pure assembly of chat-completion stream chunks into one response (runtime.md §14.3). Fragments
+ * Pure assembly of chat-completion stream chunks into one response (docs/spec/runtime.md §14.3). Fragments
  * are reported to the callbacks as they are accepted; `finish()` returns the assembled result.
  */
 import type { StreamCallbacks, ToolCall } from '../model/types';

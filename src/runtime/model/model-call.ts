@@ -1,4 +1,4 @@
-/** One model call of a cycle: events, stream deltas and the ledger record (runtime.md §6.2, §11.1, §12.3). */
+/** One model call of a cycle: events, stream deltas and the ledger record (docs/spec/runtime.md §6.2, §11.1, §12.3). */
 import type { RunEventSink } from '../events/run-event-sink';
 import type { ModelCallOperation } from '../events/types';
 import type { Message } from '../messages';

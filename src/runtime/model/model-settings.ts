@@ -1,4 +1,4 @@
-/** Effective ModelSettings of a run: merge and validation (runtime.md §14.2). */
+/** Effective ModelSettings of a run: merge and validation (docs/spec/runtime.md §14.2). */
 import type { ModelSettings } from './types';
 
 const SETTINGS_MEMBERS = [

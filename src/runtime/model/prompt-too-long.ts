@@ -1,4 +1,4 @@
-/** runtime.md §12.3: error texts that mean the prompt does not fit the model's context. */
+/** docs/spec/runtime.md §12.3: error texts that mean the prompt does not fit the model's context. */
 const PROMPT_TOO_LONG_MARKERS = [
   'context length',
   'context_length_exceeded',

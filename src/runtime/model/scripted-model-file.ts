@@ -1,4 +1,4 @@
-/** Loading a scripted model file `{"steps":[…]}` (runtime.md §15.3). */
+/** Loading a scripted model file `{"steps":[…]}` (docs/spec/runtime.md §15.3). */
 import { readFileSync } from 'node:fs';
 import type { ScriptObjectStep, ScriptToolCall } from './scripted-model';
 import { causeMessage } from '../cause-message';

@@ -1,4 +1,4 @@
-/** The scripted model: a FIFO of canned responses behind the ModelProvider seam (runtime.md §15.1, §15.2). */
+/** The scripted model: a FIFO of canned responses behind the ModelProvider seam (docs/spec/runtime.md §15.1, §15.2). */
 import { missingUsage, normalizeProviderUsage } from '../usage/normalize';
 import {
   LlmError,

@@ -1,4 +1,4 @@
-/** Model resolution and the LLM client seam (runtime.md §13.3, §13.4, §14). */
+/** Model resolution and the LLM client seam (docs/spec/runtime.md §13.3, §13.4, §14). */
 import type { Message, AssistantToolCall } from '../messages';
 import type { TokenUsage } from '../usage/types';
 
@@ -13,7 +13,7 @@ export interface EndpointOption {
   model_id: string;
 }
 
-/** `ResolvedModelConfig` (runtime.md §13.3 step 5). */
+/** `ResolvedModelConfig` (docs/spec/runtime.md §13.3 step 5). */
 export interface ResolvedModelConfig {
   backend: string;
   requested_model: string;
@@ -34,7 +34,7 @@ export type ModelRef =
   | { type: 'resolved'; config: ResolvedModelConfig };
 
 export interface ModelProvider {
-  /** Throws with the exact messages of runtime.md §13.4 / §15.1. */
+  /** Throws with the exact messages of docs/spec/runtime.md §13.4 / §15.1. */
   resolve(ref: ModelRef): ResolvedModelConfig;
   client(resolved: ResolvedModelConfig): LlmClient;
   defaultModelRef?(): ModelRef | undefined;
@@ -42,7 +42,7 @@ export interface ModelProvider {
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; function: { name: string } };
 
-/** runtime.md §14.2; unknown members are rejected by validation. */
+/** docs/spec/runtime.md §14.2; unknown members are rejected by validation. */
 export interface ModelSettings {
   temperature?: number;
   top_p?: number;
@@ -68,7 +68,7 @@ export interface LlmRequest {
   settings: ModelSettings;
 }
 
-/** A tool call as produced by the model, before decoding (runtime.md §9.5). */
+/** A tool call as produced by the model, before decoding (docs/spec/runtime.md §9.5). */
 export type ToolCall = AssistantToolCall;
 
 export interface StreamCallbacks {
@@ -97,7 +97,7 @@ export interface LlmResponse {
 
 /**
  * Error thrown by an LlmClient. `code` tells the runner how to label the failed model call
- * (runtime.md §12.3): `model_request_cancelled` when the signal aborted it, `prompt_too_long`,
+ * (docs/spec/runtime.md §12.3): `model_request_cancelled` when the signal aborted it, `prompt_too_long`,
  * or `model_request_failed`. `definitive` marks outcomes known not to have reached the model
  * (prompt too long, scripted queue exhaustion).
  */

@@ -1,4 +1,4 @@
-/** Closing and validating tool argument schemas (runtime.md §9.3). */
+/** Closing and validating tool argument schemas (docs/spec/runtime.md §9.3). */
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types';

@@ -1,6 +1,6 @@
 /**
  * Tools that can change while a run is going: an MCP server announcing
- * `notifications/tools/list_changed` (mcp.md §2) must be visible to the model at its next call,
+ * `notifications/tools/list_changed` (docs/spec/mcp.md §2) must be visible to the model at its next call,
  * not only at the next run.
  */
 import type { ToolDefinition } from './types';

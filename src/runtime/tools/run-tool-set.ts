@@ -1,4 +1,4 @@
-/** The tools of one run (runtime.md §9.3, §9.4): the registry, the model-visible names and their specs. */
+/** The tools of one run (docs/spec/runtime.md §9.3, §9.4): the registry, the model-visible names and their specs. */
 import type { ToolSpec } from '../model/types';
 import { allBuiltinTools } from './builtin-tool-catalog';
 import { askUserTool } from './control/ask-user';

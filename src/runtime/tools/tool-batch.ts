@@ -1,4 +1,4 @@
-/** One assistant message's tool calls, sequentially in model order (runtime.md §9.6 steps 0 and 10). */
+/** One assistant message's tool calls, sequentially in model order (docs/spec/runtime.md §9.6 steps 0 and 10). */
 import type { ToolMessage } from '../messages';
 import type { DecodedToolCall } from './tool-call-decoder';
 import { runToolCall } from './tool-pipeline';

@@ -1,4 +1,4 @@
-/** Decoding of model tool calls into `{id, name, arguments}` (runtime.md §9.5). */
+/** Decoding of model tool calls into `{id, name, arguments}` (docs/spec/runtime.md §9.5). */
 import type { ToolCall } from '../model/types';
 
 export interface RawArgumentError {

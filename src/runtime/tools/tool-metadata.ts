@@ -1,4 +1,4 @@
-/** Normalization of typed tool metadata declarations (runtime.md §9.2). */
+/** Normalization of typed tool metadata declarations (docs/spec/runtime.md §9.2). */
 import type { ToolIdempotency, ToolMetadata, ToolSideEffect } from './types';
 
 const SIDE_EFFECTS: readonly ToolSideEffect[] = [

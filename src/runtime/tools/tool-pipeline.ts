@@ -1,4 +1,4 @@
-/** The per-call pipeline, steps 1–9 of runtime.md §9.6 (step 0 and step 10 belong to the batch). */
+/** The per-call pipeline, steps 1–9 of docs/spec/runtime.md §9.6 (step 0 and step 10 belong to the batch). */
 import { approveToolCall } from '../approvals/approval-flow';
 import type { DecodedToolCall } from './tool-call-decoder';
 import { executeTool } from './tool-execution';

@@ -1,4 +1,4 @@
-/** Building tool results, previews and tool messages (runtime.md §9.1, §9.6, §9.7). */
+/** Building tool results, previews and tool messages (docs/spec/runtime.md §9.1, §9.6, §9.7). */
 import type { ToolMessage } from '../messages';
 import type { ToolExecutionResult, ToolOutput } from './types';
 

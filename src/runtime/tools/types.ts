@@ -1,4 +1,4 @@
-/** Tool definitions, results and typed metadata (runtime.md §9). */
+/** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
 
 export type ToolSideEffect = 'unknown' | 'none' | 'read' | 'write' | 'execute' | 'network' | 'external';
 export type ToolIdempotency = 'unknown' | 'supported' | 'unsupported';
@@ -34,7 +34,7 @@ export interface ReadCursor {
   sha256: string;
 }
 
-/** runtime.md §9.7. */
+/** docs/spec/runtime.md §9.7. */
 export interface ToolExecutionResult {
   tool_call_id: string;
   content: string;
@@ -81,7 +81,7 @@ export interface ToolDefinition {
   needsApproval?: boolean | ((args: Record<string, unknown>, ctx: ToolContext) => boolean);
   /**
    * Decides approval regardless of the run's policy, `never` included: `always` asks, `never` does
-   * not (an MCP server's `"approval"` setting, mcp.md §4). Absent: the §8.1 rule.
+   * not (an MCP server's `"approval"` setting, docs/spec/mcp.md §4). Absent: the §8.1 rule.
    */
   approvalOverride?: 'always' | 'never';
   /** > 0 */

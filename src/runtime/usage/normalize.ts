@@ -1,4 +1,4 @@
-/** Normalization of raw provider usage into `TokenUsage` v1 (runtime.md §12.1, §12.2). */
+/** Normalization of raw provider usage into `TokenUsage` v1 (docs/spec/runtime.md §12.1, §12.2). */
 import type { CacheUsage, TokenUsage } from './types';
 
 type Raw = Record<string, unknown>;

@@ -1,4 +1,4 @@
-/** Token usage wire objects (runtime.md §12). Unknown counts are null, never 0. */
+/** Token usage wire objects (docs/spec/runtime.md §12). Unknown counts are null, never 0. */
 import type { ModelCallOperation } from '../events/types';
 
 export type UsageSource = 'provider_reported' | 'estimated' | 'accounting_missing';
@@ -59,7 +59,7 @@ export interface TaskTokenUsage {
   model_calls: ModelCallRecord[];
 }
 
-/** `vv-agent.task-token-usage.v1`: the protocol projection (runtime.md §12.4, protocol.md §5.7). */
+/** `vv-agent.task-token-usage.v1`: the protocol projection (docs/spec/runtime.md §12.4, docs/spec/protocol.md §5.7). */
 export interface ProtocolTaskTokenUsage {
   schema_version: 'vv-agent.task-token-usage.v1';
   input_tokens: number | null;

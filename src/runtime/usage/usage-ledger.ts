@@ -1,4 +1,4 @@
-/** The run's token usage ledger (runtime.md §12.3) and its protocol projection (§12.4). */
+/** The run's token usage ledger (docs/spec/runtime.md §12.3) and its protocol projection (§12.4). */
 import type {
   AggregateCacheUsage,
   CacheUsage,

@@ -1,5 +1,5 @@
 /**
- * The in-process transport strategy (protocol.md §13): it moves no bytes itself — each in-process
+ * The in-process transport strategy (docs/spec/protocol.md §13): it moves no bytes itself — each in-process
  * client calls `AppServerCore.connect(sink)` and feeds its lines through the same line handler as
  * stdio. Kept for applications that connect it as a microservice; the App Server works the same
  * without it (its handlers do not come from a transport strategy).

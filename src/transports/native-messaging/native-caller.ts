@@ -1,5 +1,5 @@
 /**
- * The caller check of native-messaging.md §1: the browser names the extension that started the
+ * The caller check of docs/spec/native-messaging.md §1: the browser names the extension that started the
  * host (Chrome, Chromium, Edge: its origin `chrome-extension://<id>/`; Firefox: its id), the
  * launcher forwards it, and a caller outside the allow-list written at install time is refused
  * before a single frame is read or written.

@@ -1,5 +1,5 @@
 /**
- * Native messaging framing (native-messaging.md §1): every message is a 32-bit unsigned length in
+ * Native messaging framing (docs/spec/native-messaging.md §1): every message is a 32-bit unsigned length in
  * native byte order followed by that many bytes of UTF-8 JSON. Pure: fed with byte chunks, the
  * decoder returns the events they complete, in the same shape as the JSONL framer's, so the stdio
  * server hands both to the core the same way.

@@ -1,7 +1,7 @@
 /**
- * The native messaging transport (native-messaging.md §1): the browser starts the host and talks to
+ * The native messaging transport (docs/spec/native-messaging.md §1): the browser starts the host and talks to
  * it through length-prefixed JSON frames on stdio. Same process server as stdio-jsonl (EOF is
- * shutdown, signals, EPIPE — protocol.md §1.9), same connection and core; only the framing differs.
+ * shutdown, signals, EPIPE — docs/spec/protocol.md §1.9), same connection and core; only the framing differs.
  */
 import { StdioProcessServer, type SignalSource, type StdioStreams } from '../stdio/stdio-process.server';
 import type { StdioFraming } from '../stdio/stdio-framing';

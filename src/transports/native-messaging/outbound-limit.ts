@@ -1,5 +1,5 @@
 /**
- * The outbound limit of native-messaging.md §1: browsers disconnect a host that sends a message
+ * The outbound limit of docs/spec/native-messaging.md §1: browsers disconnect a host that sends a message
  * over 1,048,576 bytes, so no frame is ever larger. Pure: one serialized message in, the JSON to
  * frame out.
  *
@@ -73,7 +73,7 @@ export function fitToNativeLimit(json: string, limit: number = NATIVE_MESSAGE_LI
   return { kind: 'replaced', json: JSON.stringify(replacement), label, originalBytes };
 }
 
-/** error/warning params (protocol.md §4.13): the dropped message's thread and turn when it had them. */
+/** error/warning params (docs/spec/protocol.md §4.13): the dropped message's thread and turn when it had them. */
 function warningParams(body: unknown, method: string, bytes: number): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   if (isPlainObject(body)) {

@@ -1,4 +1,4 @@
-/** stdout errors that mean "the reader is gone" (protocol.md §1.9): stop writing, quietly. */
+/** stdout errors that mean "the reader is gone" (docs/spec/protocol.md §1.9): stop writing, quietly. */
 const CLOSED_OUTPUT_CODES = new Set(['EPIPE', 'EBADF']);
 
 export function isClosedOutputError(error: unknown): boolean {

@@ -1,5 +1,5 @@
 /**
- * Incremental JSONL framer (protocol.md §1.1, §1.2 step 1). Pure: fed with byte chunks, it returns
+ * Incremental JSONL framer (docs/spec/protocol.md §1.1, §1.2 step 1). Pure: fed with byte chunks, it returns
  * the events they complete. Lines are split on `\n`; one trailing `\r` is removed; a UTF-8 BOM at
  * the very start of the stream is dropped; a final unterminated line is emitted by `end()`.
  * A line longer than `maxMessageBytes` (bytes, terminator excluded) is reported once as `too_large`

@@ -1,7 +1,7 @@
 /**
  * How a stdio transport turns bytes into messages and messages into bytes. The process side of
- * stdio (EOF, signals, EPIPE — protocol.md §1.9) is the same whatever the framing; JSONL
- * (protocol.md §1.1) and native messaging (native-messaging.md §1) differ only here.
+ * stdio (EOF, signals, EPIPE — docs/spec/protocol.md §1.9) is the same whatever the framing; JSONL
+ * (docs/spec/protocol.md §1.1) and native messaging (docs/spec/native-messaging.md §1) differ only here.
  */
 import type { MessageSink } from '../../rpc/message-sink';
 

@@ -1,5 +1,5 @@
 /**
- * The stdio transport of protocol.md §1.1: JSONL on stdin and stdout (lines with `\n`, CRLF, a
+ * The stdio transport of docs/spec/protocol.md §1.1: JSONL on stdin and stdout (lines with `\n`, CRLF, a
  * leading BOM, the size limit of §1.2 step 1), on the process stdio server of §1.9.
  */
 import type { MessageSink } from '../../rpc/message-sink';

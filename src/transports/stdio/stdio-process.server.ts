@@ -1,5 +1,5 @@
 /**
- * The process's stdio as a transport (protocol.md §1.1, §1.9) and a Nest custom transport strategy:
+ * The process's stdio as a transport (docs/spec/protocol.md §1.1, §1.9) and a Nest custom transport strategy:
  * stdin bytes go through a framing's framer to the core's line handler, outbound messages go through
  * the framing's sink to stdout honouring `drain`. One process = one connection. Handlers come from
  * the protocol layer, not from this strategy. JSONL (stdio-jsonl.server.ts) and native messaging

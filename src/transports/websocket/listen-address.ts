@@ -1,5 +1,5 @@
 /**
- * The `ws://HOST:PORT` listen address of websocket.md §1: HOST an IPv4 literal, an `[IPv6]` literal
+ * The `ws://HOST:PORT` listen address of docs/spec/websocket.md §1: HOST an IPv4 literal, an `[IPv6]` literal
  * or `localhost`; PORT 0–65535 (0 = any free port). Pure.
  */
 import { isIPv4, isIPv6 } from 'node:net';
@@ -29,7 +29,7 @@ export function parseWebSocketListenAddress(raw: string): WebSocketListenAddress
   return null;
 }
 
-/** `127.0.0.0/8`, `[::1]` and `localhost` (websocket.md §1, `--ws-no-auth`). */
+/** `127.0.0.0/8`, `[::1]` and `localhost` (docs/spec/websocket.md §1, `--ws-no-auth`). */
 export function isLoopbackAddress(address: WebSocketListenAddress): boolean {
   if (address.host === 'localhost') return true;
   if (address.host.startsWith('['))

@@ -1,5 +1,5 @@
 /**
- * `--ws-token-file` (websocket.md §1): the file's trimmed content is the token, 16–512 characters
+ * `--ws-token-file` (docs/spec/websocket.md §1): the file's trimmed content is the token, 16–512 characters
  * of `[A-Za-z0-9._~-]`, read once at startup. Errors never contain the token.
  */
 import { readFileSync } from 'node:fs';

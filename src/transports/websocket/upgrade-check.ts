@@ -1,6 +1,6 @@
 /**
  * The checks an HTTP request to the listener goes through before it may become a WebSocket
- * (websocket.md §2), in the spec's order: path (404), then origin (403), then token (401). Pure
+ * (docs/spec/websocket.md §2), in the spec's order: path (404), then origin (403), then token (401). Pure
  * apart from the constant-time comparison.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -48,7 +48,7 @@ export function requestPath(url: string): string {
 
 /**
  * The subprotocol the server selects: `vv-agent-app-server.v1` when offered, never the token entry
- * (websocket.md §2); false selects none.
+ * (docs/spec/websocket.md §2); false selects none.
  */
 export function selectSubprotocol(offered: ReadonlySet<string>): string | false {
   return offered.has(APP_SERVER_SUBPROTOCOL) ? APP_SERVER_SUBPROTOCOL : false;

@@ -1,4 +1,4 @@
-/** The WebSocket transport's numbers (websocket.md §3, §4). */
+/** The WebSocket transport's numbers (docs/spec/websocket.md §3, §4). */
 
 /** §4: serialized bytes a connection may have queued but not yet written before it is closed `4001`. */
 export const DEFAULT_OUTBOUND_QUEUE_BYTES = 8 * 1024 * 1024;

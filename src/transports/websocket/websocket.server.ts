@@ -174,7 +174,7 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
     return this.http as T;
   }
 
-  /** websocket.md §4 shutdown: readyz 503, upgrades refused, core shutdown, then every socket `1001`. */
+  /** docs/spec/websocket.md §4 shutdown: readyz 503, upgrades refused, core shutdown, then every socket `1001`. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
@@ -268,7 +268,7 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
    * One outbound message as one text frame. The bound applies to what is queued behind the message
    * the socket is writing now, counted before this message is added: a single large message (a
    * big `thread/read`) is never refused for its own size, nor are the messages right behind it
-   * while a reader keeps reading (websocket.md §4).
+   * while a reader keeps reading (docs/spec/websocket.md §4).
    */
   private write(state: SocketState, line: string): void {
     const { socket, connection } = state;

@@ -1,5 +1,5 @@
 /**
- * The reference outcome of one inbound line (protocol.md §1.2–§1.4), written independently of the
+ * The reference outcome of one inbound line (docs/spec/protocol.md §1.2–§1.4), written independently of the
  * server's classifier: what the server must answer, and with which id. The fuzz test compares the
  * server's answers against it line by line.
  */

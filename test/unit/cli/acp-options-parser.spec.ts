@@ -19,7 +19,7 @@ function usage(message: string): CliInvocation {
   return { kind: 'usage-error', message };
 }
 
-describe('parseCommandLine: acp (acp.md §1: the app-server options, minus --listen)', () => {
+describe('parseCommandLine: acp (docs/spec/acp.md §1: the app-server options, minus --listen)', () => {
   it.each<[string[], CliInvocation]>([
     [['acp', ...REQUIRED], { kind: 'acp', options: DEFAULTS }],
     [

@@ -13,14 +13,14 @@ const NATIVE = [
   '--model',
   'm',
 ];
-/** protocol.md §12.2 v1.1. */
+/** docs/spec/protocol.md §12.2 v1.1. */
 const INVALID_LISTEN = 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT';
 
 function usage(message: string): CliInvocation {
   return { kind: 'usage-error', message };
 }
 
-describe('parseCommandLine: dispatch (protocol.md §12.1)', () => {
+describe('parseCommandLine: dispatch (docs/spec/protocol.md §12.1)', () => {
   it.each<[string[], CliInvocation]>([
     [[], usage('missing command')],
     [['serve'], usage('unknown command: serve')],
@@ -56,7 +56,7 @@ describe('parseCommandLine: dispatch (protocol.md §12.1)', () => {
   });
 });
 
-describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () => {
+describe('parseCommandLine: app-server listen options (docs/spec/protocol.md §12.2)', () => {
   it('applies the defaults', () => {
     expect(parseCommandLine(BASE)).toEqual({
       kind: 'listen',
@@ -161,7 +161,7 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
     expect(parseCommandLine(argv)).toEqual(usage(message));
   });
 
-  it('accepts --listen native-messaging with the caller and allow-list the launcher passes (native-messaging.md §1)', () => {
+  it('accepts --listen native-messaging with the caller and allow-list the launcher passes (docs/spec/native-messaging.md §1)', () => {
     const parsed = parseCommandLine([
       ...NATIVE,
       '--native-allowed-callers',
@@ -197,7 +197,7 @@ describe('parseCommandLine: app-server listen options (protocol.md §12.2)', () 
   });
 });
 
-describe('parseCommandLine: WebSocket listen options (websocket.md §1)', () => {
+describe('parseCommandLine: WebSocket listen options (docs/spec/websocket.md §1)', () => {
   const REST = ['--settings', 's.json', '--backend', 'b', '--model', 'm'];
   const ws = (listen: string, ...extra: string[]) => ['app-server', '--listen', listen, ...REST, ...extra];
   const websocketOf = (argv: string[]) => {

@@ -1,5 +1,5 @@
 /**
- * The debug command's core (protocol.md §12.6) in-process: the printed lines, and the inactivity
+ * The debug command's core (docs/spec/protocol.md §12.6) in-process: the printed lines, and the inactivity
  * timeout (`timed out waiting for App Server message`, exit 1) with a model that stalls.
  */
 import type { LoggerService } from '@nestjs/common';

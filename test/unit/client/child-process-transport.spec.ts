@@ -1,5 +1,5 @@
 /**
- * The typed client's child transport (protocol.md §13): lines rebuilt from any chunking, and
+ * The typed client's child transport (docs/spec/protocol.md §13): lines rebuilt from any chunking, and
  * `close()` bounded even when a process the child started still holds its stdout.
  */
 import {

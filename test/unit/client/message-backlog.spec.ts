@@ -1,4 +1,4 @@
-/** The client's FIFO backlog (protocol.md §13): order kept, matches removed, timeouts and end. */
+/** The client's FIFO backlog (docs/spec/protocol.md §13): order kept, matches removed, timeouts and end. */
 import { MessageBacklog } from '../../../src/client/message-backlog';
 
 describe('MessageBacklog', () => {

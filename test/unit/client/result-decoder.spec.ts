@@ -1,5 +1,5 @@
 /**
- * Result decoding (protocol.md §13 "decode failure") and the client's registry-derived types: the
+ * Result decoding (docs/spec/protocol.md §13 "decode failure") and the client's registry-derived types: the
  * type assertions below are checked by `tsc -p tsconfig.json`.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * websocket.md §7: the browser build must not pull in Node-only modules. The WebSocket client
+ * docs/spec/websocket.md §7: the browser build must not pull in Node-only modules. The WebSocket client
  * transport has no static runtime import at all (types only); `ws` is loaded lazily, only where
  * there is no global WebSocket.
  */

@@ -1,4 +1,4 @@
-/** Server-generated ids (protocol.md §5.1): prefix + 32 hex of a UUID v7 that sorts by creation time. */
+/** Server-generated ids (docs/spec/protocol.md §5.1): prefix + 32 hex of a UUID v7 that sorts by creation time. */
 import { newItemId, newThreadId, newTurnId, uuidV7Hex } from '../../../src/core/ids';
 
 const UUID_V7 = /^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/;

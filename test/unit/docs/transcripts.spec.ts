@@ -1,6 +1,6 @@
 /**
  * The recorded transcripts of docs/transcripts/ (scripts/generate-doc-transcripts.ts) against the
- * committed JSON Schemas and the ordering / behaviour the guides promise (protocol.md §7.5, §8, §9).
+ * committed JSON Schemas and the ordering / behaviour the guides promise (docs/spec/protocol.md §7.5, §8, §9).
  * Every client message must match `ClientRequest` / `ApprovalResponse`, every server message
  * `JsonRpcMessage` + `ServerNotification` / `ServerRequest`, and every response the result schema of
  * the method it answers. Lines recorded as `raw` are the deliberately malformed ones: they must NOT

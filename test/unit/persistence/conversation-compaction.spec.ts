@@ -1,6 +1,6 @@
 import { describeEachStore } from '../../support/store-drivers';
 /**
- * history.md §1 durability against a real sqlite store: a compaction replaces the history in the
+ * docs/spec/history.md §1 durability against a real sqlite store: a compaction replaces the history in the
  * transaction of the item's completion, a compacted finish replaces instead of appending, the
  * prompt-size figure follows the history, and forks still see the history as it stood.
  */

@@ -148,7 +148,7 @@ describeEachStore('ItemRepository', (driver) => {
     expect(await rows('thread_t')).toHaveLength(1_203);
   });
 
-  describe('read with afterItemId (protocol.md §8.8)', () => {
+  describe('read with afterItemId (docs/spec/protocol.md §8.8)', () => {
     beforeEach(async () => {
       // 1 A created, 2 B created, 3 C created, 4 A updated (older item updated later), 5 D created.
       await store.items.upsert(version(agentMessage('item_A', 'thread_t', 'turn_1', 'a', 'inProgress'), 1));

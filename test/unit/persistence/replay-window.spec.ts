@@ -36,7 +36,7 @@ const LIVE: ItemVersion[] = [
   version(item('item_C', 'c changed at 11'), 3, 11),
 ];
 
-describeEachStore('replay read narrowed in SQL (protocol.md §8.8)', (driver) => {
+describeEachStore('replay read narrowed in SQL (docs/spec/protocol.md §8.8)', (driver) => {
   let store: TypeOrmAppServerStore;
 
   beforeEach(async () => {
@@ -138,7 +138,7 @@ describeEachStore('replay read narrowed in SQL (protocol.md §8.8)', (driver) =>
     'item_unknown',
     'item_X',
   ];
-  // Past 2^53 and 2^63: still positive integers (protocol.md §3.5), so every item, no driver error.
+  // Past 2^53 and 2^63: still positive integers (docs/spec/protocol.md §3.5), so every item, no driver error.
   const LIMITS = [undefined, 1, 2, 3, 4, 10, 2 ** 63, 1e20];
   const CASES = ANCHORS.flatMap((afterItemId) =>
     LIMITS.flatMap((limit) => [

@@ -59,7 +59,7 @@ async function seedRunningTurn(store: TypeOrmAppServerStore, seed: SeedTurn): Pr
   );
 }
 
-describeEachStore('restart recovery (protocol.md §8.11)', (driver) => {
+describeEachStore('restart recovery (docs/spec/protocol.md §8.11)', (driver) => {
   let liveChild: ChildProcess;
 
   beforeAll(() => {

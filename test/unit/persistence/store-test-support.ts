@@ -46,7 +46,7 @@ export function version(item: AppItem, createdSeq: number, changeSeq = createdSe
 
 /**
  * Creates the turns in order, completing a thread's previous turn before its next one starts: the
- * store holds at most one running turn per thread (protocol.md §8.2), so only a thread's last
+ * store holds at most one running turn per thread (docs/spec/protocol.md §8.2), so only a thread's last
  * seeded turn stays running.
  */
 export async function seedTurns(store: TypeOrmAppServerStore, turns: readonly NewTurn[]): Promise<void> {

@@ -170,7 +170,7 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
     expect(await store.threads.get('thread_t')).toMatchObject({ activeTurnId: null, updatedAt: 400 });
   });
 
-  it('finishTurn of a turn another instance already ended as lost writes nothing (§8.2, postgres.md §2)', async () => {
+  it('finishTurn of a turn another instance already ended as lost writes nothing (§8.2, docs/spec/postgres.md §2)', async () => {
     await turnOneStreaming();
     const token = processStartToken(process.pid) as string;
     expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', 350)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { classifyEnvelope, echoIdOf } from '../../../src/rpc/envelope';
 
 const MAX_SAFE = 9007199254740991;
 
-describe('classifyEnvelope (protocol.md §1.3)', () => {
+describe('classifyEnvelope (docs/spec/protocol.md §1.3)', () => {
   it.each<[string, unknown, unknown]>([
     [
       'request',

@@ -9,7 +9,7 @@ const verdictOf = (line: Buffer | string, max = 1024): unknown => {
 
 const PARSE_ERROR = { kind: 'error', id: null, error: { code: -32700, message: 'Parse error' } };
 
-describe('interpretLine (protocol.md §1.2)', () => {
+describe('interpretLine (docs/spec/protocol.md §1.2)', () => {
   it('step 1: a line longer than maxMessageBytes is -32600 input_too_large with id null', () => {
     expect(verdictOf('{"id":1,"method":"m"}', 10)).toEqual({
       kind: 'error',

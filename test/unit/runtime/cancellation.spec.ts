@@ -1,4 +1,4 @@
-/** Cancellation (runtime.md §4 cancel, §5.2, §11.5). */
+/** Cancellation (docs/spec/runtime.md §4 cancel, §5.2, §11.5). */
 import { finish } from '../../../src/runtime/model/scripted-model';
 import {
   eventsOf,

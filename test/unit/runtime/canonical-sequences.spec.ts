@@ -1,4 +1,4 @@
-/** Canonical event sequences of runtime.md §6.4, produced with the scripted model. */
+/** Canonical event sequences of docs/spec/runtime.md §6.4, produced with the scripted model. */
 import { parseRunEvent } from '../../../src/runtime/events/run-event-reader';
 import { finish } from '../../../src/runtime/model/scripted-model';
 import type { ApprovalProvider } from '../../../src/runtime/approvals/types';
@@ -197,7 +197,7 @@ describe('canonical run event sequences (§6.4)', () => {
       error_code: 'invalid_arguments_json',
       status: 'error',
     });
-    // runtime.md §14.1: every call goes back to the model as compact JSON of its decoded arguments.
+    // docs/spec/runtime.md §14.1: every call goes back to the model as compact JSON of its decoded arguments.
     const assistant = provider.requests[1].messages.find((message) => message.role === 'assistant');
     expect(assistant).toMatchObject({
       tool_calls: [

@@ -1,4 +1,4 @@
-/** The cycle loop (runtime.md §11): outcomes, no-tool policies, control tools, history and new messages. */
+/** The cycle loop (docs/spec/runtime.md §11): outcomes, no-tool policies, control tools, history and new messages. */
 import type { Message } from '../../../src/runtime/messages';
 import { finish, ScriptedModelProvider } from '../../../src/runtime/model/scripted-model';
 import type { ModelProvider, ResolvedModelConfig } from '../../../src/runtime/model/types';

@@ -1,4 +1,4 @@
-/** RunHandle (runtime.md §4) and run setup (§2, §3.1). */
+/** RunHandle (docs/spec/runtime.md §4) and run setup (§2, §3.1). */
 import type { RunEvent } from '../../../src/runtime/events/types';
 import { finish, ScriptedModelProvider } from '../../../src/runtime/model/scripted-model';
 import type { ModelProvider } from '../../../src/runtime/model/types';

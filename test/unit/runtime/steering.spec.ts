@@ -1,4 +1,4 @@
-/** Steering (runtime.md §11.4). */
+/** Steering (docs/spec/runtime.md §11.4). */
 import type { Message } from '../../../src/runtime/messages';
 import { finish } from '../../../src/runtime/model/scripted-model';
 import type { RunHandle } from '../../../src/runtime/run-config';

@@ -185,7 +185,7 @@ export const CHUNK = '\u00a6';
 
 /**
  * The scripted model, except that content containing CHUNK streams as several fragments — the
- * scripted client alone streams exactly one fragment per call (runtime.md §15.2).
+ * scripted client alone streams exactly one fragment per call (docs/spec/runtime.md §15.2).
  */
 class ChunkingModelProvider implements ModelProvider {
   constructor(private readonly scripted: ScriptedModelProvider) {}

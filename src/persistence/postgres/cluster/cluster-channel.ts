@@ -1,5 +1,5 @@
 /**
- * The one NOTIFY channel the instances on a database talk over (postgres.md §2). A dedicated pool
+ * The one NOTIFY channel the instances on a database talk over (docs/spec/postgres.md §2). A dedicated pool
  * connection LISTENs and sends; sends go out one at a time in call order, so receivers see one
  * sender's messages in that order. A body over 7,000 bytes travels by reference: it is stored in
  * `cluster_payloads` and the NOTIFY carries its id; receivers read it back before handling the

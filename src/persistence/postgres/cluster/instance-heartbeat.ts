@@ -1,5 +1,5 @@
 /**
- * postgres.md §2 instance loss: each instance keeps a row in `instances` fresh every 2 s; an
+ * docs/spec/postgres.md §2 instance loss: each instance keeps a row in `instances` fresh every 2 s; an
  * instance whose row is older than 15 s is lost. The survivor that deletes the row (one DELETE
  * wins) recovers the lost instance's running turns and reports them to its listeners.
  */

@@ -1,5 +1,5 @@
 /**
- * RemoteApprovals over the cluster channel (postgres.md §2 "server requests go to the owner
+ * RemoteApprovals over the cluster channel (docs/spec/postgres.md §2 "server requests go to the owner
  * connection, wherever it is"): the turn's instance sends the question to the owner's instance,
  * which asks its connection and sends back how that ended, addressed by ask id.
  */

@@ -1,5 +1,5 @@
 /**
- * ThreadEventRelay over the cluster channel (postgres.md §2 live fan-out). Each event carries a
+ * ThreadEventRelay over the cluster channel (docs/spec/postgres.md §2 live fan-out). Each event carries a
  * per-thread sequence number of its sender; a receiver that sees a number skipped (a NOTIFY lost,
  * e.g. while its connection was re-established) first re-reads from the store the item states of
  * the thread's running turn and of the turns it saw start and not end, and delivers them (clients

@@ -1,5 +1,5 @@
 /**
- * TurnControlForwarder over the cluster channel (postgres.md §2): a forwarded request goes to
+ * TurnControlForwarder over the cluster channel (docs/spec/postgres.md §2): a forwarded request goes to
  * every instance; only the one running the thread's turn answers, addressed to the sender by
  * request id. No answer within 5 s → `turn owner instance did not answer`.
  */

@@ -1,5 +1,5 @@
 /**
- * What makes instances on one PostgreSQL database one service (postgres.md §2): the cluster
+ * What makes instances on one PostgreSQL database one service (docs/spec/postgres.md §2): the cluster
  * channel, the thread event relay on it, and the heartbeat that recovers lost instances' turns.
  */
 import { hostname } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The turns other instances run that this instance's subscribers saw start and not yet end
- * (postgres.md §2 live fan-out). A lost NOTIFY is normally noticed at the sender's next event (a
+ * (docs/spec/postgres.md §2 live fan-out). A lost NOTIFY is normally noticed at the sender's next event (a
  * skipped sequence number); a turn's last notifications have no next event. So after a NOTIFY
  * connection was replaced — this instance's own, or the sender's, which says so once it is back —
  * the open turns' final item states and, for those that ended meanwhile, their ends are read back

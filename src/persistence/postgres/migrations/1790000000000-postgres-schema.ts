@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema (its own migration history, postgres.md §1): the tables of protocol.md
+ * The PostgreSQL schema (its own migration history, docs/spec/postgres.md §1): the tables of protocol.md
  * §8.11 in their current SQLite shape. Timestamps are epoch milliseconds (bigint). `rowid` (an
  * identity column) plays SQLite's rowid: it orders turns and items written in the same
  * millisecond, so the shared SQL reads the same on both drivers.
@@ -40,7 +40,7 @@ const UP: readonly string[] = [
   )`,
   `CREATE INDEX "idx_turns_thread_started" ON "turns" ("thread_id", "started_at", "rowid")`,
   `CREATE INDEX "idx_turns_status" ON "turns" ("status")`,
-  // protocol.md §8.2 across every instance on the database (postgres.md §2).
+  // docs/spec/protocol.md §8.2 across every instance on the database (docs/spec/postgres.md §2).
   `CREATE UNIQUE INDEX "idx_turns_one_running_per_thread" ON "turns" ("thread_id") WHERE "status" = 'running'`,
   `CREATE TABLE "items" (
     "item_id" text PRIMARY KEY NOT NULL,

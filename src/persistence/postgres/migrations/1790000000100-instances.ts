@@ -1,5 +1,5 @@
 /**
- * postgres.md §2: instance heartbeats (a row per running instance, refreshed every 2 s) and the
+ * docs/spec/postgres.md §2: instance heartbeats (a row per running instance, refreshed every 2 s) and the
  * bodies of cluster messages too large for a NOTIFY payload, read by reference.
  */
 import type { MigrationInterface, QueryRunner } from 'typeorm';

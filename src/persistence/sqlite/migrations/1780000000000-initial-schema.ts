@@ -1,4 +1,4 @@
-/** The four tables of protocol.md §8.11 and the indexes their queries use. */
+/** The four tables of docs/spec/protocol.md §8.11 and the indexes their queries use. */
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 const UP: readonly string[] = [

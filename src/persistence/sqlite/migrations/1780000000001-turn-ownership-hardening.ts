@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 3 and 11: the one-active-turn rule (protocol.md §8.2) enforced by the store, so
+ * Issue 12 items 3 and 11: the one-active-turn rule (docs/spec/protocol.md §8.2) enforced by the store, so
  * two servers on one file cannot both start a turn on a thread; and an owner token next to
  * owner_pid that a reused pid does not match (NULL on rows written before it: pid only).
  */

@@ -1,4 +1,4 @@
-/** history.md §2: a forked thread remembers its source thread and turn (`AppThread.forkedFrom`). */
+/** docs/spec/history.md §2: a forked thread remembers its source thread and turn (`AppThread.forkedFrom`). */
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ThreadForkOrigin1780000001400 implements MigrationInterface {

@@ -1,5 +1,5 @@
 /**
- * history.md §1: a compaction replaces a thread's conversation. Replaced messages stay, marked with
+ * docs/spec/history.md §1: a compaction replaces a thread's conversation. Replaced messages stay, marked with
  * the turn whose compaction superseded them, so a fork at an earlier turn still finds the history
  * as it stood then (§2). The thread keeps the last provider-reported prompt size of its
  * conversation (RunResult.promptSize), the figure the next run's compaction estimate starts from.

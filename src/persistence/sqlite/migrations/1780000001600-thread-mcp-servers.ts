@@ -1,4 +1,4 @@
-/** mcp.md §1: thread-level MCP servers (`thread/start` `mcpServers`) are stored with the thread. */
+/** docs/spec/mcp.md §1: thread-level MCP servers (`thread/start` `mcpServers`) are stored with the thread. */
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ThreadMcpServers1780000001600 implements MigrationInterface {

@@ -4,7 +4,7 @@ import { ThreadForkOrigin1780000001400 } from './1780000001400-thread-fork-origi
 import { ContextCompaction1780000001500 } from './1780000001500-context-compaction';
 import { ThreadMcpServers1780000001600 } from './1780000001600-thread-mcp-servers';
 
-/** Migrations in the order they must run; never `synchronize` (protocol.md §8.11). */
+/** Migrations in the order they must run; never `synchronize` (docs/spec/protocol.md §8.11). */
 export const APP_SERVER_MIGRATIONS = [
   InitialSchema1780000000000,
   TurnOwnershipHardening1780000000001,

@@ -1,4 +1,4 @@
-/** Row of `conversation_messages` (protocol.md §8.10, §8.11): a thread's model history, in `seq` order. */
+/** Row of `conversation_messages` (docs/spec/protocol.md §8.10, §8.11): a thread's model history, in `seq` order. */
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ThreadEntity } from './thread.entity';
 import { TurnEntity } from './turn.entity';
@@ -33,7 +33,7 @@ export class ConversationMessageEntity {
   @Column({ name: 'message_json', type: 'text' })
   messageJson!: string;
 
-  /** history.md §1: the turn whose compaction replaced this message; null while it is in the history. */
+  /** docs/spec/history.md §1: the turn whose compaction replaced this message; null while it is in the history. */
   @Column({ name: 'superseded_by_turn_id', type: 'text', nullable: true })
   supersededByTurnId!: string | null;
 }

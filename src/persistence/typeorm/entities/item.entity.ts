@@ -1,5 +1,5 @@
 /**
- * Row of `items` (protocol.md §8.11): one row per logical item, upserted by `item_id`.
+ * Row of `items` (docs/spec/protocol.md §8.11): one row per logical item, upserted by `item_id`.
  * `position` is the first appearance within the thread; `created_seq`/`change_seq` are the thread's
  * change counter values at creation and at the latest persisted change (§8.8 afterItemId).
  */

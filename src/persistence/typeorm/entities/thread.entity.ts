@@ -1,4 +1,4 @@
-/** Row of `threads` (protocol.md §8.11). Timestamps are integer epoch milliseconds. */
+/** Row of `threads` (docs/spec/protocol.md §8.11). Timestamps are integer epoch milliseconds. */
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'threads' })
@@ -28,20 +28,20 @@ export class ThreadEntity {
   @Column({ name: 'active_turn_id', type: 'text', nullable: true })
   activeTurnId!: string | null;
 
-  /** history.md §2: both set for a fork, both null otherwise. */
+  /** docs/spec/history.md §2: both set for a fork, both null otherwise. */
   @Column({ name: 'forked_from_thread_id', type: 'text', nullable: true })
   forkedFromThreadId!: string | null;
 
   @Column({ name: 'forked_from_turn_id', type: 'text', nullable: true })
   forkedFromTurnId!: string | null;
 
-  /** history.md §1: the conversation's last provider-reported prompt size (RunResult.promptSize); both null when none. */
+  /** docs/spec/history.md §1: the conversation's last provider-reported prompt size (RunResult.promptSize); both null when none. */
   @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
   promptTokens!: number | null;
 
   @Column({ name: 'prompt_messages_since', type: 'integer', nullable: true })
   promptMessagesSince!: number | null;
-  /** mcp.md §1: the thread-level `mcpServers` (JSON, unmasked), null when none were given. */
+  /** docs/spec/mcp.md §1: the thread-level `mcpServers` (JSON, unmasked), null when none were given. */
   @Column({ name: 'mcp_servers_json', type: 'text', nullable: true })
   mcpServersJson!: string | null;
 }

@@ -1,11 +1,11 @@
-/** Row of `turns` (protocol.md §8.11). `owner_pid`/`owner_host`/`owner_token` drive restart recovery. */
+/** Row of `turns` (docs/spec/protocol.md §8.11). `owner_pid`/`owner_host`/`owner_token` drive restart recovery. */
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ThreadEntity } from './thread.entity';
 
 @Entity({ name: 'turns' })
 @Index('idx_turns_thread_started', ['threadId', 'startedAt'])
 @Index('idx_turns_status', ['status'])
-// At most one running turn per thread, across every process using the file (protocol.md §8.2).
+// At most one running turn per thread, across every process using the file (docs/spec/protocol.md §8.2).
 @Index('idx_turns_one_running_per_thread', ['threadId'], { unique: true, where: `"status" = 'running'` })
 export class TurnEntity {
   @PrimaryColumn({ name: 'turn_id', type: 'text' })

@@ -1,4 +1,4 @@
-/** The approval route's way to an ACP turn owner: `session/request_permission` (acp.md §4). */
+/** The approval route's way to an ACP turn owner: `session/request_permission` (docs/spec/acp.md §4). */
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApprovalChannel, OwnerAnswer } from '../../../core/approvals/approval-channel';
 import type { ApprovalRequestParams } from '../../../core/model/types';

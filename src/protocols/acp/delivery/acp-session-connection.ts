@@ -119,7 +119,7 @@ export class AcpSessionConnection {
     return this.prompts.has(threadId);
   }
 
-  /** acp.md §4: asks through `session/request_permission`, after the updates already produced. */
+  /** docs/spec/acp.md §4: asks through `session/request_permission`, after the updates already produced. */
   askPermission(params: ApprovalRequestParams): Promise<OwnerAnswer> {
     if (this.closed) return Promise.resolve({ kind: 'closed' });
     return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 /**
- * When a thread's turn forwarding pauses (protocol.md §1.8 "background turn forwarding pauses
+ * When a thread's turn forwarding pauses (docs/spec/protocol.md §1.8 "background turn forwarding pauses
  * (runtime events keep accumulating in the run's journal)"). With several readers per thread the
  * pause follows the fastest one: a stalled reader never stalls the turn while another keeps up
  * (spec-interpretations §1.8), yet when every reader lags the backlog stays in the run's compact

@@ -1,5 +1,5 @@
 /**
- * Sends a thread's notifications to its recipients (protocol.md §7.1). Every notification of a
+ * Sends a thread's notifications to its recipients (docs/spec/protocol.md §7.1). Every notification of a
  * thread is appended once to the thread's event log; each subscribed connection reads the log
  * through its own cursor (a `SubscriberStream`) as fast as it writes, so a connection that stops
  * reading never slows the turn while another subscriber keeps up, and holds no copies of what it

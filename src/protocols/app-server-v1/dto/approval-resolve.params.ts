@@ -1,4 +1,4 @@
-/** Params of `approval/resolve` (protocol.md §3.13), in the order of the spec's params table. */
+/** Params of `approval/resolve` (docs/spec/protocol.md §3.13), in the order of the spec's params table. */
 import { APPROVAL_DECISIONS, type ApprovalDecisionValue } from '../../../core/model/types';
 import { OptionalObject, OptionalString, RequiredOneOf, RequiredString } from './param-rules';
 

@@ -1,4 +1,4 @@
-/** Params of `initialize` (protocol.md §3.1), properties in the order of the spec's params table. */
+/** Params of `initialize` (docs/spec/protocol.md §3.1), properties in the order of the spec's params table. */
 import {
   OptionalBoolean,
   OptionalNested,

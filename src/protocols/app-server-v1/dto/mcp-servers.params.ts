@@ -1,5 +1,5 @@
 /**
- * mcp.md §1 "Thread" and §5: the `thread/start` `mcpServers` member (the common `mcpServers` shape,
+ * docs/spec/mcp.md §1 "Thread" and §5: the `thread/start` `mcpServers` member (the common `mcpServers` shape,
  * no `${…}` expansion) and the `mcpServer/list` params. A map keyed by server name has no fixed
  * members for class-validator, so `mcpServers` is checked here and every problem reported under its
  * JSON Pointer (`/mcpServers/fs/command`), with the §3.0 texts.

@@ -1,4 +1,4 @@
-/** Params of `model/list` (protocol.md §3.14). */
+/** Params of `model/list` (docs/spec/protocol.md §3.14). */
 import { OptionalString } from './param-rules';
 
 export class ModelListParamsDto {

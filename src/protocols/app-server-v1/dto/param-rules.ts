@@ -1,5 +1,5 @@
 /**
- * The params validation rules of protocol.md §3.0 as composed class-validator decorators. Each
+ * The params validation rules of docs/spec/protocol.md §3.0 as composed class-validator decorators. Each
  * property gets exactly one rule; a rule registers its constraints in the order their messages take
  * precedence, so the first failing constraint of a property is the text the spec asks for.
  * Optional members are validated whenever present — `null` included (§3.0: `null` for an optional

@@ -1,4 +1,4 @@
-/** Params of the `thread/*` methods (protocol.md §3.3–§3.8), in the order of each params table. */
+/** Params of the `thread/*` methods (docs/spec/protocol.md §3.3–§3.8), in the order of each params table. */
 import type {
   ThreadForkRequest,
   ThreadListRequest,
@@ -33,7 +33,7 @@ export class ThreadStartParamsDto implements ThreadStartRequest {
   @OptionalObject()
   metadata?: Record<string, unknown>;
 
-  /** mcp.md §1: thread-level MCP servers; members are checked by `mcpServersIssues`. */
+  /** docs/spec/mcp.md §1: thread-level MCP servers; members are checked by `mcpServersIssues`. */
   @OptionalObject()
   mcpServers?: Record<string, unknown>;
 }
@@ -89,7 +89,7 @@ export class ThreadUnsubscribeParamsDto {
   threadId!: string;
 }
 
-/** history.md §3. */
+/** docs/spec/history.md §3. */
 export class ThreadMetadataUpdateParamsDto {
   @RequiredString()
   threadId!: string;
@@ -99,7 +99,7 @@ export class ThreadMetadataUpdateParamsDto {
   metadata!: Record<string, unknown>;
 }
 
-/** history.md §2. */
+/** docs/spec/history.md §2. */
 export class ThreadForkParamsDto implements ThreadForkRequest {
   @RequiredString()
   threadId!: string;
@@ -113,7 +113,7 @@ export class ThreadForkParamsDto implements ThreadForkRequest {
   metadata?: Record<string, unknown>;
 }
 
-/** history.md §1. */
+/** docs/spec/history.md §1. */
 export class ThreadCompactParamsDto {
   @RequiredString()
   threadId!: string;

@@ -1,4 +1,4 @@
-/** Params of the `turn/*` methods (protocol.md §3.9–§3.12), in the order of each params table. */
+/** Params of the `turn/*` methods (docs/spec/protocol.md §3.9–§3.12), in the order of each params table. */
 import type {
   TurnControlRequest,
   TurnInterruptRequest,

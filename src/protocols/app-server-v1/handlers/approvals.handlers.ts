@@ -1,4 +1,4 @@
-/** `approval/resolve` (protocol.md §3.13): `{}` then `approval/resolved` after the response. */
+/** `approval/resolve` (docs/spec/protocol.md §3.13): `{}` then `approval/resolved` after the response. */
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { ApprovalResolveParamsDto } from '../dto';

@@ -1,5 +1,5 @@
 /**
- * `initialize` (protocol.md §3.1) and the `initialized` notification (§3.2). The dispatcher has
+ * `initialize` (docs/spec/protocol.md §3.1) and the `initialized` notification (§3.2). The dispatcher has
  * already answered `-32011` for a second `initialize` (checked before params) and validated params;
  * a failed `initialize` never reaches this handler, so the connection stays uninitialized.
  */

@@ -1,4 +1,4 @@
-/** `mcpServer/list` (mcp.md §5): never starts a server. */
+/** `mcpServer/list` (docs/spec/mcp.md §5): never starts a server. */
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { McpServerListParamsDto } from '../dto';

@@ -1,4 +1,4 @@
-/** `model/list` (protocol.md §3.14): delegates to the host's catalog. */
+/** `model/list` (docs/spec/protocol.md §3.14): delegates to the host's catalog. */
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import {

@@ -1,4 +1,4 @@
-/** `schema/export` (protocol.md §3.15): the committed schema files verbatim, never regenerated. */
+/** `schema/export` (docs/spec/protocol.md §3.15): the committed schema files verbatim, never regenerated. */
 import { Injectable } from '@nestjs/common';
 import { RpcMethod } from './rpc-method';
 import type { MessageTypes } from '../messages';

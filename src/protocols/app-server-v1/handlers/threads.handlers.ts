@@ -1,5 +1,5 @@
 /**
- * `thread/*` handlers (protocol.md §3.3–§3.8). Each handler's own notifications follow its response
+ * `thread/*` handlers (docs/spec/protocol.md §3.3–§3.8). Each handler's own notifications follow its response
  * (§7.5): thread/start → `thread/started`; thread/archive → `thread/archived`,
  * `thread/status/changed(archived)`; a closing thread/unsubscribe → `thread/closed`,
  * `thread/status/changed(closed)`.
@@ -74,7 +74,7 @@ export class ThreadsHandlers {
     return { threadId, archived: true };
   }
 
-  /** history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
+  /** docs/spec/history.md §2: like thread/start, `thread/started` (start shape) follows to the requester. */
   @RpcMethod('thread/fork')
   async fork(params: ThreadForkParamsDto, ctx: RpcContext): Promise<ThreadForkSummary> {
     const result = await this.threads.fork(params, ctx.connectionId);
@@ -85,7 +85,7 @@ export class ThreadsHandlers {
     return result;
   }
 
-  /** history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
+  /** docs/spec/history.md §3: the updated thread, then `thread/updated` to the requester and the subscribers. */
   @RpcMethod('thread/metadata/update')
   async updateMetadata(params: ThreadMetadataUpdateParamsDto, ctx: RpcContext): Promise<AppThread> {
     const { thread, notices } = await this.threads.updateMetadata(params.threadId, params.metadata);

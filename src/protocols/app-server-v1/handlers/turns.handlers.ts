@@ -1,5 +1,5 @@
 /**
- * `turn/*` handlers (protocol.md §3.9–§3.12) and `thread/compact`, which starts a turn (history.md §1). turn/start responds, then broadcasts
+ * `turn/*` handlers (docs/spec/protocol.md §3.9–§3.12) and `thread/compact`, which starts a turn (docs/spec/history.md §1). turn/start responds, then broadcasts
  * `thread/status/changed(running)` and `turn/started` and starts forwarding; turn/interrupt
  * responds, then broadcasts the `approval/resolved` of the approvals it resolved (§7.5).
  */
@@ -26,7 +26,7 @@ export class TurnsHandlers {
     return response;
   }
 
-  /** history.md §1: a compaction turn; its notifications follow the response like turn/start's. */
+  /** docs/spec/history.md §1: a compaction turn; its notifications follow the response like turn/start's. */
   @RpcMethod('thread/compact')
   async compact(params: ThreadCompactParamsDto, ctx: RpcContext): Promise<TurnCompaction> {
     const { response, begin } = await this.turns.compact(params.threadId, ctx.connectionId);
@@ -46,7 +46,7 @@ export class TurnsHandlers {
 
   @RpcMethod('turn/interrupt')
   async interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): Promise<TurnCancellation> {
-    // postgres.md §2: a turn running on another instance is interrupted there.
+    // docs/spec/postgres.md §2: a turn running on another instance is interrupted there.
     if (!this.turns.runsHere(params.threadId)) {
       return (await this.turns.control('turn/interrupt', params)) as TurnCancellation;
     }

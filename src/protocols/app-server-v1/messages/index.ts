@@ -1,5 +1,5 @@
 /**
- * The server → client half of the protocol's single source (protocol.md §11.1): every result,
+ * The server → client half of the protocol's single source (docs/spec/protocol.md §11.1): every result,
  * notification params and data type by the name the registry uses for it.
  */
 import * as dataTypes from '../../../core/model/data-types';

@@ -1,5 +1,5 @@
 /**
- * Params of the server notifications and of the `approval/request` server request (protocol.md §4),
+ * Params of the server notifications and of the `approval/request` server request (docs/spec/protocol.md §4),
  * named as the registry's `paramsTypeName`s, and the client's answer to the server request.
  */
 import {
@@ -62,5 +62,5 @@ export const ApprovalResponse = define(
   ),
 );
 
-/** history.md §3: after a metadata update, to the requester and the subscribers. */
+/** docs/spec/history.md §3: after a metadata update, to the requester and the subscribers. */
 export const ThreadUpdatedParams = define('ThreadUpdatedParams', object({ thread: AppThread }));

@@ -1,5 +1,5 @@
 /**
- * Result types of the client methods (protocol.md §3), named as the registry's `resultTypeName`s.
+ * Result types of the client methods (docs/spec/protocol.md §3), named as the registry's `resultTypeName`s.
  * `ApprovalResolveResponse` (`{}`) has no committed schema file (§11.2) but validates client results.
  */
 import {
@@ -71,13 +71,13 @@ export const SchemaExportResponse = define(
   object({ jsonSchema: record(string()), typescript: record(string()) }),
 );
 
-/** `thread/metadata/update` answers the updated thread (history.md §3). */
+/** `thread/metadata/update` answers the updated thread (docs/spec/history.md §3). */
 export const ThreadMetadataUpdateResponse = define('ThreadMetadataUpdateResponse', AppThread);
 
-/** `thread/fork`: the `thread/start` result shape plus the origin (history.md §2). */
+/** `thread/fork`: the `thread/start` result shape plus the origin (docs/spec/history.md §2). */
 export const ThreadForkResponse = define('ThreadForkResponse', threadForkShape);
 
-/** `thread/compact`: the compaction turn just started (history.md §1). */
+/** `thread/compact`: the compaction turn just started (docs/spec/history.md §1). */
 export const ThreadCompactResponse = define('ThreadCompactResponse', turnCompactionShape);
-/** mcp.md §5. */
+/** docs/spec/mcp.md §5. */
 export const McpServerListResponse = define('McpServerListResponse', mcpServerListShape);

@@ -1,5 +1,5 @@
 /**
- * Turns a fragment into a self-contained draft 2020-12 document (protocol.md §11.3): `$schema`,
+ * Turns a fragment into a self-contained draft 2020-12 document (docs/spec/protocol.md §11.3): `$schema`,
  * `title`, the root keywords, then every definition it references (transitively) under `$defs`,
  * sorted by name. The output is plain JSON in a deterministic member order.
  */

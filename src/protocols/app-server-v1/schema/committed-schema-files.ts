@@ -1,5 +1,5 @@
 /**
- * The committed schema files as the running program serves them (protocol.md §11.1: `schema/export`
+ * The committed schema files as the running program serves them (docs/spec/protocol.md §11.1: `schema/export`
  * and the CLI schema commands serve the committed bytes, embedded at build time, and never
  * regenerate). `npm run build` embeds `schema/app-server/**` into `dist` next to this module
  * (scripts/embed-schema.ts); from sources (tests, ts-node) the committed directory is read directly.

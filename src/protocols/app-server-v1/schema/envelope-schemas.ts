@@ -1,5 +1,5 @@
 /**
- * The four envelope documents of protocol.md §11.2/§11.3, derived from the registry:
+ * The four envelope documents of docs/spec/protocol.md §11.2/§11.3, derived from the registry:
  * `ClientRequest` (every client method with its params), `ServerNotification`, `ServerRequest` and
  * the generic `JsonRpcMessage`.
  */

@@ -1,5 +1,5 @@
 /**
- * `vv-agent-app-server/schema`: the committed protocol schemas (protocol.md §11.1) — the same bytes
+ * `vv-agent-app-server/schema`: the committed protocol schemas (docs/spec/protocol.md §11.1) — the same bytes
  * `schema/export` serves. The files themselves are also published under
  * `vv-agent-app-server/schema/app-server/json/<Name>.json` and `…/schema/app-server/typescript/<Name>.ts`.
  */

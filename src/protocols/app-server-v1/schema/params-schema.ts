@@ -1,5 +1,5 @@
 /**
- * Params schemas from the registry's class-validator DTOs (protocol.md §11.1: the validator and the
+ * Params schemas from the registry's class-validator DTOs (docs/spec/protocol.md §11.1: the validator and the
  * schemas share one source). Reads class-validator's metadata directly: each rule of
  * `protocol/dto/param-rules.ts` maps to one JSON Schema keyword. An unknown rule fails generation, so
  * a new rule cannot silently drop out of the schemas.

@@ -1,5 +1,5 @@
 /**
- * The 26 published schema documents of protocol.md §11.2 plus the history.md results, generated from the single source: the
+ * The 26 published schema documents of docs/spec/protocol.md §11.2 plus the history.md results, generated from the single source: the
  * registry's DTOs (params), the message definitions (results, notifications, data types) and the
  * envelope builders. Pure and deterministic.
  */

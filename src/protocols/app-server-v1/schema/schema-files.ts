@@ -1,5 +1,5 @@
 /**
- * The committed schema files as generated in memory (protocol.md §11.1, §11.3): `<Name>.json` as
+ * The committed schema files as generated in memory (docs/spec/protocol.md §11.1, §11.3): `<Name>.json` as
  * `JSON.stringify(schema, null, 2) + "\n"` and `<Name>.ts`, in `SCHEMA_NAMES` order. Used by
  * `npm run schema:write` and by the drift test; the running server never calls it.
  */

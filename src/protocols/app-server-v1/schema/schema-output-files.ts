@@ -1,5 +1,5 @@
 /**
- * What the CLI schema commands write (protocol.md §11.4), as relative path → text. Pure: the
+ * What the CLI schema commands write (docs/spec/protocol.md §11.4), as relative path → text. Pure: the
  * commands do the I/O. The texts are the committed bytes; only the bundle is derived from them.
  */
 import type { SchemaFileSet } from './schema-files';

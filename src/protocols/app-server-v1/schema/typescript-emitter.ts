@@ -1,5 +1,5 @@
 /**
- * TypeScript declarations from a generated schema document (protocol.md §11.3): self-contained (no
+ * TypeScript declarations from a generated schema document (docs/spec/protocol.md §11.3): self-contained (no
  * `import`), the header line, the helpers `RequestId`, `JsonValue`, `JsonObject`, then the named type
  * and every `$defs` type it references. Integers are `number`.
  *

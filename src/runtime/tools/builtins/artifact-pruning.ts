@@ -1,5 +1,5 @@
 /**
- * Removal of old `bash` output artifacts (runtime.md §10.6 v1.1: older than 7 days). Done once per
+ * Removal of old `bash` output artifacts (docs/spec/runtime.md §10.6 v1.1: older than 7 days). Done once per
  * workspace and process, before the first artifact is written there — the first moment the runtime
  * learns about a workspace — so artifacts cannot pile up across runs.
  */

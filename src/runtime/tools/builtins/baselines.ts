@@ -1,5 +1,5 @@
 /**
- * Per-run file baselines (runtime.md §10.5): what a run last saw of a file, so that overwrites and
+ * Per-run file baselines (docs/spec/runtime.md §10.5): what a run last saw of a file, so that overwrites and
  * edits cannot clobber content the model never read or that changed underneath it.
  */
 import type { ToolContext } from '../types';

@@ -1,4 +1,4 @@
-/** `bash` (runtime.md §10.6): one confined, bounded, cancellable shell command. */
+/** `bash` (docs/spec/runtime.md §10.6): one confined, bounded, cancellable shell command. */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Built-in tool specs exactly as runtime.md §10.1 sends them to the model (before the registry closes
+ * Built-in tool specs exactly as docs/spec/runtime.md §10.1 sends them to the model (before the registry closes
  * the schemas). Key order matters: it is the order of the spec text.
  */
 import type { BuiltinToolName } from '../types';

@@ -1,5 +1,5 @@
 /**
- * Bounding of captured command output (runtime.md §10.6). Output is read from the capture file in
+ * Bounding of captured command output (docs/spec/runtime.md §10.6). Output is read from the capture file in
  * chunks so that a command printing gigabytes never becomes one string; invalid UTF-8 is replaced
  * with U+FFFD, and byte counts and the artifact refer to that decoded text.
  */

@@ -1,4 +1,4 @@
-/** `edit_file` (runtime.md §10.5): exact, baseline-guarded string replacement. */
+/** `edit_file` (docs/spec/runtime.md §10.5): exact, baseline-guarded string replacement. */
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 

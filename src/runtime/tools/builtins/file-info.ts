@@ -1,4 +1,4 @@
-/** `file_info` (runtime.md §10.4): path metadata without reading contents. */
+/** `file_info` (docs/spec/runtime.md §10.4): path metadata without reading contents. */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 

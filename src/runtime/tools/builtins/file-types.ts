@@ -1,4 +1,4 @@
-/** `search_files` file-type shortcuts and the binary files it never reads (runtime.md §10.4). */
+/** `search_files` file-type shortcuts and the binary files it never reads (docs/spec/runtime.md §10.4). */
 import { fileSuffix } from './text-codec';
 
 /** Extensions (with dot) or exact lower-cased file names per type. */

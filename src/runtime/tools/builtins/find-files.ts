@@ -1,4 +1,4 @@
-/** `find_files` (runtime.md §10.4): bounded, filtered, sorted and paginated file listing. */
+/** `find_files` (docs/spec/runtime.md §10.4): bounded, filtered, sorted and paginated file listing. */
 import { promises as fs } from 'node:fs';
 
 import type { ToolContext, ToolOutput } from '../types';

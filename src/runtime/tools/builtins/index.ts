@@ -1,4 +1,4 @@
-/** Workspace built-in tools (runtime.md §10): definitions, specs and the shared-state items they own. */
+/** Workspace built-in tools (docs/spec/runtime.md §10): definitions, specs and the shared-state items they own. */
 import type { BuiltinToolName, ToolContext, ToolDefinition, ToolOutput } from '../types';
 import { bashHandler } from './bash';
 import { builtinToolMetadata } from './builtin-tool-metadata';

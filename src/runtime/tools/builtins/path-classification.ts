@@ -1,4 +1,4 @@
-/** Shared listing/search classifications of workspace-relative `/` paths (runtime.md §10.2). */
+/** Shared listing/search classifications of workspace-relative `/` paths (docs/spec/runtime.md §10.2). */
 
 export const IGNORED_ROOT_NAMES: ReadonlySet<string> = new Set([
   '.venv',

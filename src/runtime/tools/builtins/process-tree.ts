@@ -1,5 +1,5 @@
 /**
- * Finding and killing every process a `bash` command started (runtime.md §10.6 v1.1), also those
+ * Finding and killing every process a `bash` command started (docs/spec/runtime.md §10.6 v1.1), also those
  * that left its process group or session (`setsid`, `nohup … &`, double forks) and were reparented
  * once their parent exited, so a walk by parent pid alone would miss them. Each command gets a
  * random marker variable in its environment; every descendant inherits it (environments survive

@@ -1,4 +1,4 @@
-/** `read_file` (runtime.md §10.5): bounded UTF-8 reads with continuation cursors. */
+/** `read_file` (docs/spec/runtime.md §10.5): bounded UTF-8 reads with continuation cursors. */
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 

@@ -1,5 +1,5 @@
 /**
- * Pure bounded slicing of decoded text for `read_file` (runtime.md §10.5). Offsets count code points
+ * Pure bounded slicing of decoded text for `read_file` (docs/spec/runtime.md §10.5). Offsets count code points
  * of the text without its BOM; line terminators stay in the output. A page stops before the first
  * character that would exceed 12 000 output characters (line-number prefixes included) or start line
  * 2 001 of the output.

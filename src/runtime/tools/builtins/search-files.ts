@@ -1,4 +1,4 @@
-/** `search_files` (runtime.md §10.4): regex search over workspace text files, no external binary. */
+/** `search_files` (docs/spec/runtime.md §10.4): regex search over workspace text files, no external binary. */
 import type { ToolContext, ToolOutput } from '../types';
 import { hasBinarySuffix, isSupportedFileType, matchesFileType, SUPPORTED_FILE_TYPES } from './file-types';
 import { compileGlob } from './glob';

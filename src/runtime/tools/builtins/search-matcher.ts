@@ -1,4 +1,4 @@
-/** Pure regex construction and per-file matching for `search_files` (runtime.md §10.4). */
+/** Pure regex construction and per-file matching for `search_files` (docs/spec/runtime.md §10.4). */
 import type { ContentRow } from './search-report';
 import { splitLines } from './text-codec';
 import { BuiltinToolError } from './tool-error';

@@ -1,4 +1,4 @@
-/** Pure rendering of `search_files` results as the text formats of runtime.md §10.4. */
+/** Pure rendering of `search_files` results as the text formats of docs/spec/runtime.md §10.4. */
 import { codePointLength, firstCodePoints, splitLines } from './text-codec';
 
 export type SearchOutputMode = 'files_with_matches' | 'content' | 'count';

@@ -1,5 +1,5 @@
 /**
- * The environment of a `bash` command (runtime.md §10.6 v1.1): the server's own minus every variable
+ * The environment of a `bash` command (docs/spec/runtime.md §10.6 v1.1): the server's own minus every variable
  * whose name looks like a secret or belongs to vv-agent itself, so that an approved command cannot
  * read credentials the server was started with.
  */

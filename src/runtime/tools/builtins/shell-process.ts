@@ -1,5 +1,5 @@
 /**
- * Runs one shell command (runtime.md §10.6, v1.1 hardening): `bash --noprofile --norc -c` (no login
+ * Runs one shell command (docs/spec/runtime.md §10.6, v1.1 hardening): `bash --noprofile --norc -c` (no login
  * or rc files), a filtered environment, its own process group. stdout and stderr share one pipe
  * (the launcher shell dups stderr onto stdout before exec'ing the command's shell), so their writes
  * arrive interleaved in the order the command made them; the server copies at most

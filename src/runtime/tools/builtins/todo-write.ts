@@ -1,4 +1,4 @@
-/** `todo_write` (runtime.md §10.3): replaces the run's structured TODO list. */
+/** `todo_write` (docs/spec/runtime.md §10.3): replaces the run's structured TODO list. */
 import { randomBytes } from 'node:crypto';
 
 import type { ToolContext, ToolOutput } from '../types';

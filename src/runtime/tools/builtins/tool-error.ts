@@ -1,4 +1,4 @@
-/** Built-in tool failures and their model-visible content (runtime.md §10.2). */
+/** Built-in tool failures and their model-visible content (docs/spec/runtime.md §10.2). */
 import type { ToolOutput } from '../types';
 
 /**

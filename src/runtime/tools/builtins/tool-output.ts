@@ -1,4 +1,4 @@
-/** Success results of built-in tools (runtime.md §9.7). */
+/** Success results of built-in tools (docs/spec/runtime.md §9.7). */
 import type { ToolExecutionResult, ToolOutput } from '../types';
 
 type BoundedFields = Pick<

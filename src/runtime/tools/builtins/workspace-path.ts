@@ -1,4 +1,4 @@
-/** Workspace confinement of path arguments (runtime.md §10.2). */
+/** Workspace confinement of path arguments (docs/spec/runtime.md §10.2). */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 

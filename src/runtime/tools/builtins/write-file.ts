@@ -1,4 +1,4 @@
-/** `write_file` (runtime.md §10.5): overwrite (baseline-guarded) or append, creating parents. */
+/** `write_file` (docs/spec/runtime.md §10.5): overwrite (baseline-guarded) or append, creating parents. */
 import * as path from 'node:path';
 
 import type { ToolContext, ToolOutput } from '../types';

@@ -1,4 +1,4 @@
-/** `ask_user`: pauses the run for a user decision (runtime.md §10.3). */
+/** `ask_user`: pauses the run for a user decision (docs/spec/runtime.md §10.3). */
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types';
 import { CONTROL_TOOL_METADATA } from './control-metadata';
 

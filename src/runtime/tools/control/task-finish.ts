@@ -1,4 +1,4 @@
-/** `task_finish`: ends the run with a user-facing result (runtime.md §10.3). */
+/** `task_finish`: ends the run with a user-facing result (docs/spec/runtime.md §10.3). */
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types';
 import { CONTROL_TOOL_METADATA } from './control-metadata';
 

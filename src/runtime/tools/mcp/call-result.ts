@@ -1,4 +1,4 @@
-/** MCP `tools/call` result → the runtime's tool output (mcp.md §3). */
+/** MCP `tools/call` result → the runtime's tool output (docs/spec/mcp.md §3). */
 import type { ToolOutput } from '../types';
 
 export interface McpContentPart {

@@ -1,5 +1,5 @@
 /**
- * The environment of a stdio MCP server (mcp.md §2): the SDK's default variables plus LANG and
+ * The environment of a stdio MCP server (docs/spec/mcp.md §2): the SDK's default variables plus LANG and
  * TMPDIR and the server's own `env` — never the App Server's full environment, so API keys from
  * the settings stay out of MCP children.
  */

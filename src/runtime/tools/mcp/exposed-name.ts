@@ -1,4 +1,4 @@
-/** Model-visible names of MCP tools (mcp.md §3): `mcp__<server>__<tool>`, at most 64 characters. */
+/** Model-visible names of MCP tools (docs/spec/mcp.md §3): `mcp__<server>__<tool>`, at most 64 characters. */
 import { createHash } from 'node:crypto';
 
 const MAX_NAME_LENGTH = 64;

@@ -1,5 +1,5 @@
 /**
- * An MCP tool's `inputSchema` as function `parameters` (mcp.md §3): validated with the runtime's
+ * An MCP tool's `inputSchema` as function `parameters` (docs/spec/mcp.md §3): validated with the runtime's
  * validator when it compiles there, otherwise shown to the model and passed to the server
  * unvalidated. The `$schema` dialect tag is dropped: servers commonly stamp draft-07 on schemas
  * whose keywords mean the same in the runtime's draft 2020-12, and the validator loads no draft-07

@@ -1,5 +1,5 @@
 /**
- * The `--mcp-config` file (mcp.md §1): the common `{"mcpServers": {...}}` shape, `${NAME}`
+ * The `--mcp-config` file (docs/spec/mcp.md §1): the common `{"mcpServers": {...}}` shape, `${NAME}`
  * expanded in `env` values, `headers` values and `args` from the process environment. Errors
  * carry the cause only; the CLI prefixes `--mcp-config: `.
  */

@@ -1,4 +1,4 @@
-/** A connected MCP server: SDK client + transport, its tool list and calls (mcp.md §2, §3). */
+/** A connected MCP server: SDK client + transport, its tool list and calls (docs/spec/mcp.md §2, §3). */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk';
@@ -28,7 +28,7 @@ export interface McpToolInfo {
 const CLIENT_INFO = { name: 'vv-agent-app-server', version: '1.1.0' };
 
 /**
- * A stdio server's process tree (mcp.md §2 "no MCP child or grandchild outlives the server"): the
+ * A stdio server's process tree (docs/spec/mcp.md §2 "no MCP child or grandchild outlives the server"): the
  * SDK ends only its direct child, so the child carries a marker variable that every descendant
  * inherits, and closing kills whatever still carries it (the bash tool's mechanism).
  */

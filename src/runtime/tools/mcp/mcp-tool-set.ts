@@ -1,5 +1,5 @@
 /**
- * The MCP tools of one run as a dynamic tool source (mcp.md §2): the servers start (or are found
+ * The MCP tools of one run as a dynamic tool source (docs/spec/mcp.md §2): the servers start (or are found
  * running) before the run's first model call, inside the run, so a turn waiting for a slow server
  * is already a running turn that interrupt and shutdown reach; a server that fails to start
  * becomes a warning. Later, a server's `notifications/tools/list_changed` re-reads its tools

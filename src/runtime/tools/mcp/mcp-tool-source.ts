@@ -1,5 +1,5 @@
 /**
- * MCP servers as a tool source of the runtime (mcp.md §2–§4): lazily started connections, their
+ * MCP servers as a tool source of the runtime (docs/spec/mcp.md §2–§4): lazily started connections, their
  * tools as ordinary ToolDefinitions named `mcp__<server>__<tool>`, restart after a crash.
  */
 import { callResultOutput, MCP_SERVER_UNAVAILABLE, MCP_TOOL_TIMEOUT } from './call-result';

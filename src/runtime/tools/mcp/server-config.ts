@@ -1,4 +1,4 @@
-/** One MCP server's configuration in the common `mcpServers` shape (mcp.md §1). */
+/** One MCP server's configuration in the common `mcpServers` shape (docs/spec/mcp.md §1). */
 export type McpApproval = 'default' | 'always' | 'never';
 
 interface McpServerCommon {

@@ -58,7 +58,7 @@ beforeEach(() => {
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('native-host install (native-messaging.md §2)', () => {
+describe('native-host install (docs/spec/native-messaging.md §2)', () => {
   it.each<[Browser, 'linux' | 'darwin', string]>([
     ['chrome', 'linux', '.config/google-chrome/NativeMessagingHosts'],
     ['chromium', 'linux', '.config/chromium/NativeMessagingHosts'],

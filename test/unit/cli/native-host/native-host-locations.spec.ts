@@ -9,7 +9,7 @@ import {
 const linux: HostEnvironment = { platform: 'linux', home: '/home/ada', env: {} };
 const mac: HostEnvironment = { platform: 'darwin', home: '/Users/ada', env: {} };
 
-describe('native host locations (native-messaging.md §2)', () => {
+describe('native host locations (docs/spec/native-messaging.md §2)', () => {
   it.each<[Browser, string, string]>([
     [
       'chrome',

@@ -19,7 +19,7 @@ const INSTALL = [
 
 const usage = (message: string): CliInvocation => ({ kind: 'usage-error', message });
 
-describe('parseCommandLine: native-host (native-messaging.md §2)', () => {
+describe('parseCommandLine: native-host (docs/spec/native-messaging.md §2)', () => {
   it('parses install with its defaults', () => {
     expect(parseCommandLine(INSTALL)).toEqual({
       kind: 'native-host',

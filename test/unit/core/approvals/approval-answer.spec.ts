@@ -8,7 +8,7 @@ import {
 import { approvalResolvedParams } from '../../../../src/core/approvals/approval-projection';
 import type { ApprovalDecision } from '../../../../src/runtime/approvals/types';
 
-describe('decisionFromAnswer (protocol.md §9.4)', () => {
+describe('decisionFromAnswer (docs/spec/protocol.md §9.4)', () => {
   const cases: Array<[string, ApprovalAnswer, ApprovalDecision]> = [
     ['allow', { kind: 'result', result: { decision: 'allow' } }, { action: 'allow' }],
     ['allow_session', { kind: 'result', result: { decision: 'allow_session' } }, { action: 'allow_session' }],
@@ -94,7 +94,7 @@ describe('decisionFromAnswer (protocol.md §9.4)', () => {
     expect(decisionFromAnswer(answer)).toEqual(expected);
   });
 
-  it('states the internal reasons of protocol.md §6 exactly', () => {
+  it('states the internal reasons of docs/spec/protocol.md §6 exactly', () => {
     expect(APPROVAL_REASONS).toEqual({
       timedOut: 'approval request timed out',
       clientDisconnected: 'client disconnected',
@@ -110,7 +110,7 @@ describe('decisionFromAnswer (protocol.md §9.4)', () => {
   });
 });
 
-describe('approvalResolvedParams (protocol.md §4.12)', () => {
+describe('approvalResolvedParams (docs/spec/protocol.md §4.12)', () => {
   const ids = { threadId: 'thread_a', turnId: 'turn_b', requestId: 'approval_c' };
 
   it.each<[string, ApprovalDecision, Record<string, unknown>]>([

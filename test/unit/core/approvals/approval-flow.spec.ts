@@ -1,5 +1,5 @@
 /**
- * The approval flow end to end (protocol.md §9, §3.13, §4.11–§4.14) through the real module,
+ * The approval flow end to end (docs/spec/protocol.md §9, §3.13, §4.11–§4.14) through the real module,
  * runtime and tools: every way a request is resolved, exactly one `approval/resolved`, the owner-only
  * server request, session grants and the policies.
  */
@@ -316,7 +316,7 @@ describe('approval flow', () => {
     expect(existsSync(join(live.workspace, 'out.txt'))).toBe(false);
   });
 
-  it('sends approval/request to the owner only; an observer cannot resolve it; owner disconnect leaves it pending for the next resumer (websocket.md §6)', async () => {
+  it('sends approval/request to the owner only; an observer cannot resolve it; owner disconnect leaves it pending for the next resumer (docs/spec/websocket.md §6)', async () => {
     live = await LiveAppServer.start({ steps: [bash(WRITE_OUT), finish('Carried on.')] });
     const owner = await live.connect();
     const observer = await live.connect();
@@ -387,7 +387,7 @@ describe('approval flow', () => {
     expect(other.labels()).not.toContain('approval/request');
   });
 
-  it('holds the server request while the owner is gone; the connection that resumes receives it (websocket.md §6.4)', async () => {
+  it('holds the server request while the owner is gone; the connection that resumes receives it (docs/spec/websocket.md §6.4)', async () => {
     const gated = gatedStep(bash(WRITE_OUT));
     live = await LiveAppServer.start({ steps: [gated.step, finish('Without approval.')] });
     const owner = await live.connect();

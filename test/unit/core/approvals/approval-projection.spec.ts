@@ -6,7 +6,7 @@ import {
 import type { RunEventOf } from '../../../../src/runtime/events/types';
 import { RunEventFactory } from '../turns/projector-test-support';
 
-describe('approvalPreview (protocol.md §9.3)', () => {
+describe('approvalPreview (docs/spec/protocol.md §9.3)', () => {
   it.each<[string, string, Record<string, unknown>, string]>([
     ['bash with a string command', 'bash', { command: 'npm test' }, 'Run npm test'],
     [

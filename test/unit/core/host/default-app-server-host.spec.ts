@@ -13,7 +13,7 @@ const request = (overrides: Partial<HostTurnRequest> = {}): HostTurnRequest => (
   ...overrides,
 });
 
-describe('DefaultAppServerHost (protocol.md §10.3)', () => {
+describe('DefaultAppServerHost (docs/spec/protocol.md §10.3)', () => {
   let dir: string;
   let previousCwd: string;
 

@@ -1,6 +1,6 @@
 import { maskMcpServers } from '../../../../src/core/model/mcp-secret-mask';
 
-describe('maskMcpServers (mcp.md §1)', () => {
+describe('maskMcpServers (docs/spec/mcp.md §1)', () => {
   it('replaces every env and headers value with "***" and keeps everything else', () => {
     const servers = {
       fs: { command: 'npx', args: ['-y', 'fs'], env: { TOKEN: 'abc', DEBUG: '0' }, cwd: '/w' },

@@ -14,7 +14,7 @@ const ALL: ItemVersion[] = [D, B, A, C];
 const ids = (versions: ItemVersion[], query: Parameters<typeof selectReplayItems>[1]) =>
   selectReplayItems(versions, query).map((item) => item.itemId);
 
-describe('selectReplayItems (protocol.md §8.8)', () => {
+describe('selectReplayItems (docs/spec/protocol.md §8.8)', () => {
   it.each([
     [
       'no afterItemId: every item, in order of first appearance',

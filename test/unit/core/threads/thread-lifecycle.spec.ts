@@ -1,5 +1,5 @@
 /**
- * `thread/*` through the real module and store (protocol.md §3.3–§3.8, §7.1, §8.1): results,
+ * `thread/*` through the real module and store (docs/spec/protocol.md §3.3–§3.8, §7.1, §8.1): results,
  * recipients and order of each handler's notifications, reported statuses, paging, and resume.
  */
 import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';

@@ -1,6 +1,6 @@
 import { reportedThreadStatus } from '../../../../src/core/threads/thread-status';
 
-describe('reportedThreadStatus (protocol.md §8.1): the first row that applies', () => {
+describe('reportedThreadStatus (docs/spec/protocol.md §8.1): the first row that applies', () => {
   it.each([
     [{ closed: true, archived: true, running: true }, 'closed'],
     [{ closed: true, archived: false, running: false }, 'closed'],

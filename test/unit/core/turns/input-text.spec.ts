@@ -1,6 +1,6 @@
 import { deriveInputText } from '../../../../src/core/turns/input-text';
 
-describe('deriveInputText (protocol.md §8.9)', () => {
+describe('deriveInputText (docs/spec/protocol.md §8.9)', () => {
   it.each<[string, Record<string, unknown>[], string]>([
     [
       'spec example: text then image',

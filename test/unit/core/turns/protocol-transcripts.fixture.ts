@@ -1,5 +1,5 @@
 /**
- * Verbatim JSONL transcripts of protocol.md §14.1, §14.2 and §9.8 (one message per line), copied
+ * Verbatim JSONL transcripts of docs/spec/protocol.md §14.1, §14.2 and §9.8 (one message per line), copied
  * from the spec so the projector specs can compare parsed objects with what the projector emits.
  */
 

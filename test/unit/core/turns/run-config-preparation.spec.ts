@@ -26,7 +26,7 @@ function context(overrides: Partial<RunConfigContext> = {}): RunConfigContext {
   };
 }
 
-describe('prepareRunConfig (protocol.md §10.2)', () => {
+describe('prepareRunConfig (docs/spec/protocol.md §10.2)', () => {
   it('installs the server provider, a fresh broker, the default policy and the history', () => {
     const ctx = context();
     const { config, approvalTimeoutMs } = prepareRunConfig({ maxCycles: 3 }, ctx);
@@ -91,7 +91,7 @@ describe('prepareRunConfig (protocol.md §10.2)', () => {
     ).toBe('on-request');
   });
 
-  it('passes the stored prompt-size figure with the stored history only (history.md §1)', () => {
+  it('passes the stored prompt-size figure with the stored history only (docs/spec/history.md §1)', () => {
     const promptSize = { promptTokens: 1234, messagesSince: 1 };
     expect(prepareRunConfig({}, context({ promptSize })).config.promptSize).toEqual(promptSize);
     expect(prepareRunConfig({}, context()).config).not.toHaveProperty('promptSize');

@@ -1,4 +1,4 @@
-/** The contextCompaction item (history.md §1) projected from the runtime's compaction events. */
+/** The contextCompaction item (docs/spec/history.md §1) projected from the runtime's compaction events. */
 import { notificationsOf } from '../../../../src/core/turns/projection-effects';
 import type { RunEvent } from '../../../../src/runtime/events/types';
 import type { Message } from '../../../../src/runtime/messages';

@@ -158,7 +158,7 @@ interface Sequence {
   steers?: Array<{ steerId: string; text: string; input: Record<string, unknown>[] }>;
 }
 
-/** runtime.md §6.4 canonical sequences and what §8.3 projects for each. */
+/** docs/spec/runtime.md §6.4 canonical sequences and what §8.3 projects for each. */
 const SEQUENCES: Record<string, Sequence> = {
   finish: {
     events: [
@@ -514,7 +514,7 @@ const SEQUENCES: Record<string, Sequence> = {
   },
 };
 
-describe('RunProjector over the canonical runtime sequences (runtime.md §6.4, protocol.md §8.3)', () => {
+describe('RunProjector over the canonical runtime sequences (docs/spec/runtime.md §6.4, docs/spec/protocol.md §8.3)', () => {
   describe.each(Object.entries(SEQUENCES))('%s', (_name, sequence) => {
     const run = () => {
       const harness = projectorHarness();
@@ -564,7 +564,7 @@ describe('RunProjector over the canonical runtime sequences (runtime.md §6.4, p
   });
 });
 
-describe('RunProjector: how the latest model response ended (for ACP max_tokens, acp.md §2)', () => {
+describe('RunProjector: how the latest model response ended (for ACP max_tokens, docs/spec/acp.md §2)', () => {
   const report = (finishReason: unknown, toolCallCount: number, at: number): RunEvent =>
     e.event(
       'diagnostic',

@@ -1,5 +1,5 @@
 /**
- * The server's own lifecycle around turns: shutdown (protocol.md §1.9) through the normal terminal
+ * The server's own lifecycle around turns: shutdown (docs/spec/protocol.md §1.9) through the normal terminal
  * path or, past the deadline, by direct store writes; restart recovery (§8.11) through the module;
  * and a store that cannot be opened (§12.3 step 4).
  */

@@ -25,7 +25,7 @@ const projectedUsage = {
   cycles: [{ cycle_index: 1, usage: missingUsage() }],
 };
 
-describe('projectTurnCompleted (protocol.md §4.6, §8.6)', () => {
+describe('projectTurnCompleted (docs/spec/protocol.md §4.6, §8.6)', () => {
   it.each<[string, TurnOutcome, Record<string, unknown>]>([
     [
       'completed through task_finish',
@@ -236,7 +236,7 @@ describe('projectTurnCompleted (protocol.md §4.6, §8.6)', () => {
     expect(Object.values(projection.params)).not.toContain(undefined);
   });
 
-  it('an empty ledger projects as zero counts with accounting_missing cache (runtime.md §12.4)', () => {
+  it('an empty ledger projects as zero counts with accounting_missing cache (docs/spec/runtime.md §12.4)', () => {
     expect(projectTurnCompleted(identity, { kind: 'rejected', error: 'x' }).params.tokenUsage).toEqual({
       schema_version: 'vv-agent.task-token-usage.v1',
       input_tokens: 0,

@@ -1,5 +1,5 @@
 /**
- * Controlling the active turn (protocol.md §3.10–§3.12, §8.2): steering reaches the model
+ * Controlling the active turn (docs/spec/protocol.md §3.10–§3.12, §8.2): steering reaches the model
  * mid-turn, follow-ups start after turn/completed, interrupts cancel, and the one-active-turn rule.
  */
 import type { LlmRequest } from '../../../../src/runtime/model/types';

@@ -1,5 +1,5 @@
 /**
- * Batched item persistence (protocol.md §8.5, §8.11): item states of events forwarded together
+ * Batched item persistence (docs/spec/protocol.md §8.5, §8.11): item states of events forwarded together
  * are written in one transaction, and every item/started and item/completed goes out only after
  * the state it carries is committed, in the order the run produced them.
  */

@@ -436,7 +436,7 @@ describe('turn lifecycle', () => {
     const from = client.messages.length;
     const { turnId } = await client.call<{ turnId: string }>('turn/start', { threadId, input: text('long') });
     await gated.gate.reached;
-    // What a survivor's recovery writes (postgres.md §2): the turn ended, the thread free.
+    // What a survivor's recovery writes (docs/spec/postgres.md §2): the turn ended, the thread free.
     const store = live.server.app.get(TypeOrmAppServerStore);
     const token = processStartToken(process.pid) as string;
     expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', Date.now())).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * postgres.md §2 instance loss, the lost instance's side: InstanceHeartbeat is its InstanceLease.
+ * docs/spec/postgres.md §2 instance loss, the lost instance's side: InstanceHeartbeat is its InstanceLease.
  * Within LEASE_MS of a confirmed beat its turns go on without waiting; past it (a pause, the
  * database away) they wait for the next beat, which first stops the turns another instance
  * recovered. The channel is an in-memory stand-in that answers the heartbeat's statements.

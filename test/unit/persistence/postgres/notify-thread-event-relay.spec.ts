@@ -1,5 +1,5 @@
 /**
- * postgres.md §2: relayed events carry per-thread sequence numbers; a receiver that sees one
+ * docs/spec/postgres.md §2: relayed events carry per-thread sequence numbers; a receiver that sees one
  * skipped re-reads the running turn's item states from the store and delivers them before the
  * event, so a lost NOTIFY never loses an item. The channel here is an in-memory stand-in for the
  * NOTIFY connection; the store is a real one.

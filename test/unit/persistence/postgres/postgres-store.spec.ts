@@ -1,5 +1,5 @@
 /**
- * What only the PostgreSQL store has (postgres.md §1, §2): the URL, the password kept out of every
+ * What only the PostgreSQL store has (docs/spec/postgres.md §1, §2): the URL, the password kept out of every
  * message, migrations under the advisory lock, and the one-active-turn rule enforced by the
  * database for stores that share nothing but the database.
  */
@@ -12,7 +12,7 @@ import {
   postgresDatabaseUrl,
 } from '../../../support/store-drivers';
 
-describe('PostgreSQL store URL (postgres.md §1)', () => {
+describe('PostgreSQL store URL (docs/spec/postgres.md §1)', () => {
   it('percent-decodes user, password and database, defaults the port, maps sslmode', () => {
     expect(
       parsePostgresStoreUrl('postgresql://us%40er:p%3Aw%2Fd@db.example:6543/my%20db?sslmode=require'),

@@ -11,7 +11,7 @@ function call(
   return { toolName, path: FILE, args: { path: 'a.txt', ...args }, output, outputTruncated };
 }
 
-describe('write/edit diffs from what the session saw (acp.md §3)', () => {
+describe('write/edit diffs from what the session saw (docs/spec/acp.md §3)', () => {
   it('shows a write of a file no call has seen as a new file (oldText null)', () => {
     expect(new FileKnowledge().learn(call('write_file', { content: 'new\n' }))).toEqual({
       path: FILE,

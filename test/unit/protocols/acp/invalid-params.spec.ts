@@ -1,6 +1,6 @@
 import { invalidParamsMessage } from '../../../../src/protocols/acp/invalid-params';
 
-describe('invalid params name the member (acp.md §2)', () => {
+describe('invalid params name the member (docs/spec/acp.md §2)', () => {
   it('names a top-level member', () => {
     expect(
       invalidParamsMessage({

@@ -1,6 +1,6 @@
 import { threadMcpServers } from '../../../../src/protocols/acp/mcp-servers';
 
-describe('session/new mcpServers → the thread MCP servers (acp.md §2, mcp.md §1)', () => {
+describe('session/new mcpServers → the thread MCP servers (docs/spec/acp.md §2, docs/spec/mcp.md §1)', () => {
   it('maps stdio and http servers; env and header arrays become objects', () => {
     expect(
       threadMcpServers([

@@ -1,6 +1,6 @@
 import { permissionAnswer, permissionRequest } from '../../../../src/protocols/acp/permission-request';
 
-describe('session/request_permission (acp.md §4)', () => {
+describe('session/request_permission (docs/spec/acp.md §4)', () => {
   it('asks about the pending tool call with the allow / allow_session / deny options', () => {
     expect(
       permissionRequest({

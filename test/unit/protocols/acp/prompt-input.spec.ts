@@ -1,6 +1,6 @@
 import { promptInput } from '../../../../src/protocols/acp/prompt-input';
 
-describe('session/prompt content blocks → turn input (acp.md §2)', () => {
+describe('session/prompt content blocks → turn input (docs/spec/acp.md §2)', () => {
   it('keeps text, names resource links and wraps embedded text resources in a context block', () => {
     expect(
       promptInput([

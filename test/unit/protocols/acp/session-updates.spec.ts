@@ -200,7 +200,7 @@ function fold(updates: readonly SessionUpdate[]): {
   return { texts, calls: [...calls.values()], plan };
 }
 
-describe('thread events → session/update (acp.md §3)', () => {
+describe('thread events → session/update (docs/spec/acp.md §3)', () => {
   it('streams agent text as chunks, tool calls as tool_call then tool_call_update, todo_write as a plan', () => {
     expect(live()).toEqual([
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } },

@@ -8,7 +8,7 @@ const stopped: ModelResponseEnding = { finishReason: 'stop', toolCallCount: 0 };
 const cutNoTool: ModelResponseEnding = { finishReason: 'length', toolCallCount: 0 };
 const cutWithTool: ModelResponseEnding = { finishReason: 'length', toolCallCount: 1 };
 
-describe('session/prompt stop reasons (acp.md §2)', () => {
+describe('session/prompt stop reasons (docs/spec/acp.md §2)', () => {
   it.each<[Completion, ModelResponseEnding | null, Outcome]>([
     [{ status: 'completed', completionReason: 'tool_finish' }, stopped, { stopReason: 'end_turn' }],
     [{ status: 'completed', completionReason: 'no_tool_finish' }, stopped, { stopReason: 'end_turn' }],

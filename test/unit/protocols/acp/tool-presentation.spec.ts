@@ -5,7 +5,7 @@ import {
   toolTitle,
 } from '../../../../src/protocols/acp/tool-presentation';
 
-describe('tool presentation (acp.md §3)', () => {
+describe('tool presentation (docs/spec/acp.md §3)', () => {
   it.each([
     ['read_file', 'read'],
     ['file_info', 'read'],

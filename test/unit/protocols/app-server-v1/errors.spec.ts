@@ -1,5 +1,5 @@
 /**
- * DomainError → the §6 error table (protocol.md §6, history.md §2): what a client receives for each
+ * DomainError → the §6 error table (docs/spec/protocol.md §6, docs/spec/history.md §2): what a client receives for each
  * refusal of the core, stated literally so a change of code, message or data fails here.
  */
 import { DomainError, DomainErrors } from '../../../../src/core/domain-error';

@@ -111,10 +111,13 @@ describe('requiresApproval (§8.1)', () => {
     ['on-request', 'always', true],
     ['untrusted', 'never', false],
     ['on-request', 'never', false],
-  ] as const)('policy %s with approvalOverride %s (mcp.md §4) → %s', (policy, approvalOverride, expected) => {
-    const declaration = { ...tool('execute', true), approvalOverride };
-    expect(requiresApproval(declaration, {}, policy, ctx)).toBe(expected);
-  });
+  ] as const)(
+    'policy %s with approvalOverride %s (docs/spec/mcp.md §4) → %s',
+    (policy, approvalOverride, expected) => {
+      const declaration = { ...tool('execute', true), approvalOverride };
+      expect(requiresApproval(declaration, {}, policy, ctx)).toBe(expected);
+    },
+  );
 
   it('a throwing predicate requires approval', () => {
     const declaration = tool('none', () => {

@@ -1,4 +1,4 @@
-/** Approval flow per call through a real run (runtime.md §8.5). */
+/** Approval flow per call through a real run (docs/spec/runtime.md §8.5). */
 import { ApprovalBroker } from '../../../../src/runtime/approvals/approval-broker';
 import type { ApprovalProvider, ApprovalRequest } from '../../../../src/runtime/approvals/types';
 import { finish } from '../../../../src/runtime/model/scripted-model';

@@ -1,4 +1,4 @@
-/** Automatic compaction before a model call (history.md §1) with the scripted model and a small context. */
+/** Automatic compaction before a model call (docs/spec/history.md §1) with the scripted model and a small context. */
 import { estimatePromptTokens } from '../../../../src/runtime/compaction/prompt-estimate';
 import { COMPACTION_INSTRUCTIONS, SUMMARY_PREFIX } from '../../../../src/runtime/compaction/summary-request';
 import { parseRunEvent } from '../../../../src/runtime/events/run-event-reader';

@@ -1,4 +1,4 @@
-/** The compaction run events in the strict reader (runtime.md §6.6 rules applied to history.md §1 events). */
+/** The compaction run events in the strict reader (docs/spec/runtime.md §6.6 rules applied to docs/spec/history.md §1 events). */
 import { parseRunEvent } from '../../../../src/runtime/events/run-event-reader';
 
 const ENVELOPE = {

@@ -1,6 +1,6 @@
 /**
  * Compaction over the real OpenAI-compatible streaming client and the fake model server on
- * 127.0.0.1: the summary request's wire body (no `tools`, the message layout of history.md §1) and
+ * 127.0.0.1: the summary request's wire body (no `tools`, the message layout of docs/spec/history.md §1) and
  * the next request after an automatic compaction.
  */
 import { COMPACTION_INSTRUCTIONS, SUMMARY_PREFIX } from '../../../../src/runtime/compaction/summary-request';

@@ -1,4 +1,4 @@
-/** Pure compaction rules (history.md §1): prompt estimate, 80 % trigger, keep rule, summary request. */
+/** Pure compaction rules (docs/spec/history.md §1): prompt estimate, 80 % trigger, keep rule, summary request. */
 import { splitForCompaction } from '../../../../src/runtime/compaction/keep-rule';
 import {
   estimatePromptTokens,

@@ -10,7 +10,7 @@ export interface SmallContextModel {
   requests: LlmRequest[];
 }
 
-/** The scripted model (runtime.md §15) resolving to `contextLength` / `maxOutputTokens`. */
+/** The scripted model (docs/spec/runtime.md §15) resolving to `contextLength` / `maxOutputTokens`. */
 export function smallContextModel(
   steps: ScriptStep[],
   contextLength: number,

@@ -1,4 +1,4 @@
-/** Manual compaction, `Runner.compact` (history.md §1): completed, skipped, failed, interrupted. */
+/** Manual compaction, `Runner.compact` (docs/spec/history.md §1): completed, skipped, failed, interrupted. */
 import { COMPACTION_INSTRUCTIONS, SUMMARY_PREFIX } from '../../../../src/runtime/compaction/summary-request';
 import { parseRunEvent } from '../../../../src/runtime/events/run-event-reader';
 import type { Message } from '../../../../src/runtime/messages';

@@ -1,4 +1,4 @@
-/** The provider figure across runs of a thread: RunResult.promptSize → RunConfig.promptSize (history.md §1). */
+/** The provider figure across runs of a thread: RunResult.promptSize → RunConfig.promptSize (docs/spec/history.md §1). */
 import { anchorForHistory } from '../../../../src/runtime/compaction/prompt-size-tracker';
 import { finish } from '../../../../src/runtime/model/scripted-model';
 import { Runner } from '../../../../src/runtime/runner';

@@ -1,4 +1,4 @@
-/** RunConfig.toolSource (mcp.md §2 `tools/list_changed`): a changed tool list reaches the next model call of the same run. */
+/** RunConfig.toolSource (docs/spec/mcp.md §2 `tools/list_changed`): a changed tool list reaches the next model call of the same run. */
 import { finish, ScriptedModelProvider, type ScriptStep } from '../../../../src/runtime/model/scripted-model';
 import type { LlmClient, ModelProvider } from '../../../../src/runtime/model/types';
 import { Runner } from '../../../../src/runtime/runner';

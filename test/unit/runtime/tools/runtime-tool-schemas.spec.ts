@@ -1,5 +1,5 @@
 /**
- * The runtime's own tools register `trusted` (runtime.md §9.3 compile check skipped, compiled on
+ * The runtime's own tools register `trusted` (docs/spec/runtime.md §9.3 compile check skipped, compiled on
  * first use): this suite is the check they skip, and pins when each origin compiles.
  */
 import {

@@ -2,7 +2,7 @@ import { refuseNativeCaller } from '../../../../src/transports/native-messaging/
 
 const ORIGIN = 'chrome-extension://knldjmfmopnpolahpmmgbagdohdnhkik/';
 
-describe('refuseNativeCaller (native-messaging.md §1)', () => {
+describe('refuseNativeCaller (docs/spec/native-messaging.md §1)', () => {
   it.each<[string | undefined, readonly string[] | undefined, string | null]>([
     [ORIGIN, [ORIGIN], null],
     ['agent@example.org', ['other@example.org', 'agent@example.org'], null],

@@ -35,7 +35,7 @@ function feedSplit(max: number, stream: Buffer, cuts: number[], order: ByteOrder
 
 const TWO = Buffer.concat([frame('{"a":1}'), frame('{"b":"é"}')]);
 
-describe('NativeMessagingFramer (native-messaging.md §1)', () => {
+describe('NativeMessagingFramer (docs/spec/native-messaging.md §1)', () => {
   it.each<[string, Buffer, number[], string[]]>([
     ['one chunk, two frames', TWO, [], ['message:{"a":1}', 'message:{"b":"é"}']],
     ['split inside the first header', TWO, [1], ['message:{"a":1}', 'message:{"b":"é"}']],

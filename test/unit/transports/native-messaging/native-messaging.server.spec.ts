@@ -89,7 +89,7 @@ function start() {
 
 const INIT = { id: 1, method: 'initialize', params: { clientInfo: { name: 'ext' } } };
 
-describe('NativeMessagingServer (native-messaging.md §1)', () => {
+describe('NativeMessagingServer (docs/spec/native-messaging.md §1)', () => {
   it('answers frames with frames; a truncated frame at EOF is ignored and EOF is shutdown (exit 0)', async () => {
     const { stdin, stdout, server } = start();
     const last = frame({ id: 2, method: 'model/list' });

@@ -60,7 +60,7 @@ function manyItemsResponse(id: number | string, count: number): Record<string, u
   return { jsonrpc: '2.0', id, result: { thread: { threadId: THREAD, status: 'idle' }, turns: [], items } };
 }
 
-describe('fitToNativeLimit (native-messaging.md §1, the 1 MiB outbound rule)', () => {
+describe('fitToNativeLimit (docs/spec/native-messaging.md §1, the 1 MiB outbound rule)', () => {
   it('passes a message of at most 1,048,576 bytes unchanged', () => {
     const small = JSON.stringify(deltaNotification('hello'));
     expect(fitToNativeLimit(small)).toEqual({ kind: 'unchanged', json: small });

@@ -1,4 +1,4 @@
-/** The stdio JSONL sink (protocol.md §1.1, §1.8): whole lines, in order, a tick's burst in one writev. */
+/** The stdio JSONL sink (docs/spec/protocol.md §1.1, §1.8): whole lines, in order, a tick's burst in one writev. */
 import { Writable } from 'node:stream';
 import { JSONL_FRAMING } from '../../../../src/transports/stdio/stdio-jsonl.server';
 

@@ -30,7 +30,7 @@ const FORBIDDEN = { kind: 'reject', status: 403, body: { error: 'origin not allo
 const UNAUTHORIZED = { kind: 'reject', status: 401, body: { error: 'unauthorized' } };
 const ACCEPT = { kind: 'accept' };
 
-describe('checkUpgrade (websocket.md §2)', () => {
+describe('checkUpgrade (docs/spec/websocket.md §2)', () => {
   it.each<[string, Partial<UpgradeRequest>, Partial<UpgradePolicy>, object]>([
     ['Bearer header', {}, {}, ACCEPT],
     ['bearer scheme is case-insensitive', { authorization: `bearer ${TOKEN}` }, {}, ACCEPT],
@@ -85,7 +85,7 @@ describe('subprotocols and token comparison', () => {
   });
 });
 
-describe('token file content (websocket.md §1)', () => {
+describe('token file content (docs/spec/websocket.md §1)', () => {
   it.each<[string, object]>([
     [`  ${TOKEN}\n`, { token: TOKEN }],
     ['a'.repeat(16), { token: 'a'.repeat(16) }],

@@ -1,5 +1,5 @@
 /**
- * Delivery by ThreadNotifications (protocol.md §7.1, the §3.4 step 3 resume hold) to real
+ * Delivery by ThreadNotifications (docs/spec/protocol.md §7.1, the §3.4 step 3 resume hold) to real
  * connections: each records the lines it was handed.
  */
 import { ConnectionRegistry } from '../../../../../src/rpc/connection-registry';

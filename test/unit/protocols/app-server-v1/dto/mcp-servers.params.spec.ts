@@ -1,6 +1,6 @@
 import { mcpServersIssues } from '../../../../../src/protocols/app-server-v1/dto/mcp-servers.params';
 
-describe('mcpServersIssues (mcp.md §1 thread/start)', () => {
+describe('mcpServersIssues (docs/spec/mcp.md §1 thread/start)', () => {
   it('accepts the common mcpServers shape', () => {
     expect(
       mcpServersIssues({

@@ -1,5 +1,5 @@
 /**
- * Params schemas come from the same DTOs the server validates with (protocol.md §11.1): for a table
+ * Params schemas come from the same DTOs the server validates with (docs/spec/protocol.md §11.1): for a table
  * of samples, the DTO validator and the committed `ClientRequest` schema agree on valid / invalid.
  */
 import { IsEmail } from 'class-validator';

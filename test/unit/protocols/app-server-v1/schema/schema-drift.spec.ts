@@ -1,5 +1,5 @@
 /**
- * Drift rule (protocol.md §11.1): the committed files under schema/app-server equal what the single
+ * Drift rule (docs/spec/protocol.md §11.1): the committed files under schema/app-server equal what the single
  * source generates now — same file names, same bytes. Fix a failure with `npm run schema:write`.
  */
 import { readdirSync } from 'node:fs';
@@ -34,7 +34,7 @@ const SPEC_NAMES = [
   'ServerRequest',
   'ThreadArchiveResponse',
   'ThreadListResponse',
-  // history.md §1, §2, §3
+  // docs/spec/history.md §1, §2, §3
   'ThreadCompactResponse',
   'ThreadForkResponse',
   'ThreadMetadataUpdateResponse',
@@ -51,7 +51,7 @@ describe('committed schema files', () => {
   const generated = generateSchemaFiles();
   const committed = readSchemaDirectory(COMMITTED_SCHEMA_DIR);
 
-  it('publishes exactly the 26 names of §11.2 plus the history.md results and mcp.md §5 (no TurnStartParams, no turn/resume types)', () => {
+  it('publishes exactly the 26 names of §11.2 plus the history.md results and docs/spec/mcp.md §5 (no TurnStartParams, no turn/resume types)', () => {
     expect([...SCHEMA_NAMES].sort()).toEqual([...SPEC_NAMES].sort());
     expect(SCHEMA_NAMES).toHaveLength(30);
   });

@@ -1,5 +1,5 @@
 /**
- * The committed TypeScript declarations (protocol.md §11.3): each file is self-contained, starts with
+ * The committed TypeScript declarations (docs/spec/protocol.md §11.3): each file is self-contained, starts with
  * the header line, declares the helpers, uses `number` for integers, and type-checks on its own.
  */
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** The schema → TypeScript mapping of protocol.md §11.3, one JSON Schema construct per row. */
+/** The schema → TypeScript mapping of docs/spec/protocol.md §11.3, one JSON Schema construct per row. */
 import { emitTypeScript } from '../../../../../src/protocols/app-server-v1/schema/typescript-emitter';
 import {
   array,

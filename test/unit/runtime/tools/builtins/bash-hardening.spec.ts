@@ -1,5 +1,5 @@
 /**
- * Attacks on `bash` from issue 12 (runtime.md §10.6 v1.1): secrets in the server environment, a
+ * Attacks on `bash` from issue 12 (docs/spec/runtime.md §10.6 v1.1): secrets in the server environment, a
  * profile the agent wrote, background and `setsid` children, and a command printing without end.
  */
 import { promises as fs } from 'node:fs';

@@ -1,6 +1,6 @@
 import { callResultOutput, callResultText } from '../../../../../src/runtime/tools/mcp/call-result';
 
-describe('MCP result → tool output (mcp.md §3)', () => {
+describe('MCP result → tool output (docs/spec/mcp.md §3)', () => {
   it('joins the parts in order with newlines', () => {
     expect(
       callResultText({

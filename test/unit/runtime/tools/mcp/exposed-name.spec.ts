@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { exposedToolName, exposedToolNames } from '../../../../../src/runtime/tools/mcp/exposed-name';
 
-describe('MCP exposed tool names (mcp.md §3)', () => {
+describe('MCP exposed tool names (docs/spec/mcp.md §3)', () => {
   it('prefixes and sanitizes', () => {
     expect(exposedToolName('fs', 'read_file')).toBe('mcp__fs__read_file');
     expect(exposedToolName('fs', 'read.file v2')).toBe('mcp__fs__read_file_v2');

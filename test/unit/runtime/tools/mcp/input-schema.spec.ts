@@ -1,7 +1,7 @@
 import { mcpParameters } from '../../../../../src/runtime/tools/mcp/input-schema';
 import { ToolRegistry } from '../../../../../src/runtime/tools/tool-registry';
 
-describe('mcpParameters (mcp.md §3)', () => {
+describe('mcpParameters (docs/spec/mcp.md §3)', () => {
   it('drops the draft-07 dialect tag and validates when the schema compiles', () => {
     const result = mcpParameters({
       $schema: 'http://json-schema.org/draft-07/schema#',

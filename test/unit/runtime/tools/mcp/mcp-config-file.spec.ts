@@ -1,6 +1,6 @@
 import { parseMcpConfig } from '../../../../../src/runtime/tools/mcp/mcp-config-file';
 
-describe('--mcp-config file (mcp.md §1)', () => {
+describe('--mcp-config file (docs/spec/mcp.md §1)', () => {
   it('expands ${VAR} in env values, header values and args', () => {
     const text = JSON.stringify({
       mcpServers: {

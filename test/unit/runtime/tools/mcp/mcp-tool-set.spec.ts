@@ -1,5 +1,5 @@
 /**
- * The MCP tools of a run (mcp.md §2) with real servers over stdio: the servers start at the run's
+ * The MCP tools of a run (docs/spec/mcp.md §2) with real servers over stdio: the servers start at the run's
  * first refresh, a start failure is one warning, and a run cancelled during a slow start stops
  * waiting while closing the handle ends the start itself.
  */
