@@ -58,6 +58,10 @@ async function main(): Promise<number> {
   const groups: Array<[string, FigureGroup]> = [];
   let failed = false;
   const began = Date.now();
+  // Figures are only comparable on one Node line (docs/performance-notes.md): say which up front.
+  process.stderr.write(
+    `bench: Node ${process.version} (V8 ${process.versions.v8}) on ${cpus().length} cores\n`,
+  );
   for (const [name, run] of BENCHMARKS) {
     if (only.size > 0 && !only.has(name)) continue;
     const started = Date.now();
@@ -86,7 +90,7 @@ async function main(): Promise<number> {
   console.log(formatTable(groups));
   console.log(`\n${formatTargetSummary(groups)}`);
   console.log(
-    `\n${meta.durationSeconds.toFixed(0)} s on ${meta.cpus} cores (${meta.cpuModel}); results in ${RESULTS_PATH}`,
+    `\n${meta.durationSeconds.toFixed(0)} s on Node ${meta.node}, ${meta.cpus} cores (${meta.cpuModel}); results in ${RESULTS_PATH}`,
   );
   return failed ? 1 : 0;
 }

@@ -59,7 +59,7 @@ async function bundleCli(): Promise<void> {
     entryPoints: [join(root, 'dist', 'cli', 'cli-main.js')],
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     write: false,
     outfile,

@@ -23,7 +23,7 @@ build({
   stdin: { contents: "module.exports = require('nest-commander');", resolveDir: root, loader: 'js' },
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   outfile,
   external: [...shared.flatMap((name) => [name, `${name}/*`]), 'typescript', '@fig/complete-commander'],

@@ -1,25 +1,59 @@
 /**
  * V8 code cache files beside a script. A file's name carries the script's content hash, the Node
- * version and the architecture, so a cache made for another bundle or another Node is never even
- * read (V8 would reject it, but only after its own checks; and it only checks the source length).
+ * version, the architecture and a digest of the V8 version and the flags the process started with,
+ * so a cache made for another bundle, another Node or other V8 flags is never even read (V8 would
+ * reject some of those, but only after its own checks; it checks the source length and a flag hash
+ * that does not cover every flag that changes code generation).
  * Every failure to read or write is ignored: the cache only ever costs or saves time, and a
  * read-only installation must run as well without it.
  */
 import { accessSync, constants, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 
 const SUFFIX = '.v8cache';
+
+/** What, besides the script, decides whether a code cache fits the running process. */
+export interface NodeRuntimeIdentity {
+  node: string;
+  arch: string;
+  v8: string;
+  /** Node and V8 options from the command line and NODE_OPTIONS, as given. */
+  options: readonly string[];
+}
+
+export function currentRuntimeIdentity(): NodeRuntimeIdentity {
+  const fromEnvironment = process.env.NODE_OPTIONS?.trim();
+  return {
+    node: process.versions.node,
+    arch: process.arch,
+    v8: process.versions.v8,
+    options: fromEnvironment ? [...process.execArgv, fromEnvironment] : process.execArgv,
+  };
+}
+
+/** `node<version>-<arch>-<8 hex digits of the V8 version and options>`. */
+export function runtimeCacheKey(runtime: NodeRuntimeIdentity): string {
+  const flags = createHash('sha256')
+    .update([runtime.v8, ...runtime.options].join('\0'))
+    .digest('hex');
+  return `node${runtime.node}-${runtime.arch}-${flags.slice(0, 8)}`;
+}
 
 export class CodeCacheStore {
   readonly file: string;
   private readonly directory: string;
   private readonly prefix: string;
 
-  /** `scriptPath`'s cache for the content hash `scriptHash` on this Node. */
-  constructor(scriptPath: string, scriptHash: string) {
+  /** `scriptPath`'s cache for the content hash `scriptHash` on this Node with these options. */
+  constructor(
+    scriptPath: string,
+    scriptHash: string,
+    runtime: NodeRuntimeIdentity = currentRuntimeIdentity(),
+  ) {
     this.directory = dirname(scriptPath);
     this.prefix = `${basename(scriptPath).replace(/\.js$/, '')}.`;
-    const key = `${scriptHash.slice(0, 16)}-node${process.versions.node}-${process.arch}`;
+    const key = `${scriptHash.slice(0, 16)}-${runtimeCacheKey(runtime)}`;
     this.file = join(this.directory, `${this.prefix}${key}${SUFFIX}`);
   }
 
