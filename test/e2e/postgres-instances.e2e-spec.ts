@@ -248,6 +248,30 @@ describe('control across instances (docs/spec/postgres.md §2)', () => {
     });
   });
 
+  it('turn/followUp and turn/interrupt {clearFollowUps: true} sent to B: A drops the queue and answers the count (docs/spec/protocol.md §3.12 v1.2)', async () => {
+    sandbox.model.enqueue(hangingTextReply(['working on A']));
+    sandbox.model.setFallback(finishReply('unwanted follow-up'));
+    const { a, b, threadId, turnId } = await turnOnAStreamingToB('work');
+    for (const text of ['two', 'three', 'four'])
+      await b.call('turn/followUp', { threadId, input: [{ type: 'text', text }] });
+
+    expect(await b.call('turn/interrupt', { threadId, clearFollowUps: true })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+      clearedFollowUps: 3,
+    });
+    const onA = await a.collectUntil(isTurnCompleted(threadId));
+    expect(paramsOf(onA[onA.length - 1])).toMatchObject({ turnId, status: 'interrupted' });
+    await b.collectUntil(isTurnCompleted(threadId));
+    // None of the three starts on A: the thread stays idle with its one turn, and the model saw one call.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await a.drain()).filter((m) => m.method === 'turn/started')).toEqual([]);
+    expect(sandbox.model.requests).toHaveLength(1);
+    const read = await b.call<{ thread: { status: string }; turns: unknown[] }>('thread/read', { threadId });
+    expect({ status: read.thread.status, turns: read.turns.length }).toEqual({ status: 'idle', turns: 1 });
+  });
+
   it('a forwarded request to an owner that is dead but not yet declared lost gets -32603 after 5 s', async () => {
     sandbox.model.setFallback(hangingTextReply(['hanging']));
     const a = await instance();
