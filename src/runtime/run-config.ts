@@ -6,7 +6,7 @@ import type { ApprovalPolicy, ApprovalProvider, ApprovalDecision } from './appro
 import type { Message } from './messages';
 import type { RunEvent, CompletionReason } from './events/types';
 import type { TaskTokenUsage } from './usage/types';
-import type { RunEventStore } from './event-store/types';
+import type { RunEventStore } from './events/run-event-store';
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { PromptSize } from './compaction/prompt-size-tracker';
 

@@ -163,6 +163,10 @@ describe('source layering', () => {
     expect(subfolderCycles(join(SRC, 'core'))).toEqual([]);
   });
 
+  it('has no import cycle between the folders of the runtime (events, tools, approvals, usage, …)', () => {
+    expect(subfolderCycles(join(SRC, 'runtime'))).toEqual([]);
+  });
+
   it('keeps the transports apart: native messaging reuses the stdio process server, nothing else crosses', () => {
     /** transport folder → the transport folders it may import from. */
     const TRANSPORTS: Record<string, readonly string[]> = {
