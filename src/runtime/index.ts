@@ -9,9 +9,9 @@ export type {
   RunHandle,
   RunHandleState,
   RunHandleStatus,
-  RunStatus,
   NoToolPolicy,
 } from './run-config';
+export type { RunStatus } from './run-outcome';
 export type * from './messages';
 export type * from './events/types';
 export { COMPLETION_REASONS, TERMINAL_EVENT_TYPES } from './events/types';
