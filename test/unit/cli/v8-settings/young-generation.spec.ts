@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ModuleKind, ScriptTarget, transpileModule } from 'typescript';
+import { growthFactorSizesYoungGeneration } from '../../../../src/cli/v8-settings/young-generation';
 
 const MODULE_SOURCE = resolve(__dirname, '../../../../src/cli/v8-settings/young-generation.ts');
 const MIB = 1024 * 1024;
@@ -52,9 +53,6 @@ const FACTOR_SIZED = Number(process.versions.v8.split('.')[0]) < 14;
 
 describe('young generation cap', () => {
   it('applies to V8 before 14 only', () => {
-    const { growthFactorSizesYoungGeneration } = require(MODULE_SOURCE) as {
-      growthFactorSizesYoungGeneration(v8Version?: string): boolean;
-    };
     expect(growthFactorSizesYoungGeneration('13.6.233.17-node.63')).toBe(true);
     expect(growthFactorSizesYoungGeneration('14.6.202.34-node.40')).toBe(false);
     expect(growthFactorSizesYoungGeneration()).toBe(FACTOR_SIZED);
