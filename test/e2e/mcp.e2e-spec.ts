@@ -203,6 +203,23 @@ describe('MCP over stdio (server-everything) from --mcp-config', () => {
     expect(child.stderr).toContain('--mcp-config: environment variable VV_MCP_E2E_UNSET is not set');
     expect(child.received).toEqual([]);
   });
+
+  // Issue #45 item 6: an invalid member value is an invalid file (docs/spec/mcp.md §1), not a default.
+  it.each([
+    [{ approval: 'sometimes' }, 'mcpServers.every.approval must be "default", "always" or "never"'],
+    [{ startupTimeoutSec: 0 }, 'mcpServers.every.startupTimeoutSec must be a positive number'],
+    [{ enabledTools: 'echo' }, 'mcpServers.every.enabledTools must be an array of strings'],
+  ])('an invalid member %j exits 2 with --mcp-config: <cause>', async (member, cause) => {
+    const config = writeMcpConfig({
+      every: { command: process.execPath, args: [EVERYTHING, 'stdio'], ...member },
+    });
+    const { args, cwd, env } = sandbox.serverCommand({ args: ['--mcp-config', config] });
+    const child = JsonlChild.spawnNode(args, { cwd, env });
+    const exit = await child.waitExit(15_000);
+    expect(exit.code).toBe(2);
+    expect(child.stderr.split('\n')[0]).toBe(`--mcp-config: ${cause}`);
+    expect(child.received).toEqual([]);
+  });
 });
 
 describe('thread-level servers (server-filesystem)', () => {
