@@ -874,31 +874,34 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
     );
 
     it('data with keep-alives between them, and one event sent in slow pieces, is never cut off', async () => {
+      // Timeout 1 s; every gap between two chunks carrying data is at most 600 ms (wide margins: the
+      // machine running the tests may be busy).
       const steps: Step[] = [{ chunk: chunks.role() }];
-      for (let index = 0; index < 6; index += 1)
+      for (let index = 0; index < 4; index += 1)
         steps.push(
-          { delayMs: 150 },
+          { delayMs: 300 },
           { raw: ': keep-alive\n\n' },
-          { delayMs: 150 },
+          { delayMs: 300 },
           { chunk: chunks.content(`${index}`) },
         );
-      // One event in three writes 250 ms apart: every gap between two pieces carrying data is under the
-      // 400 ms timeout, although the whole event takes 500 ms (partial data lines are delivery too).
+      // One event in four writes 450 ms apart: the whole event takes 1.35 s, longer than the timeout,
+      // yet each piece of its data line is delivery (a keep-alive between two pieces is not needed).
       const event = `data: ${JSON.stringify(chunks.content('!'))}\n\n`;
       steps.push(
         { raw: event.slice(0, 10) },
-        { delayMs: 250 },
+        { delayMs: 450 },
         { raw: event.slice(10, 20) },
-        { delayMs: 250 },
+        { delayMs: 450 },
       );
-      steps.push({ raw: event.slice(20) }, { chunk: chunks.finish('stop') });
+      steps.push({ raw: event.slice(20, 30) }, { delayMs: 450 }, { raw: event.slice(30) });
+      steps.push({ chunk: chunks.finish('stop') });
       server.enqueue({ type: 'stream', steps });
       const response = await complete(
-        request({ settings: { timeout_seconds: 0.4, retry: { max_attempts: 1 } } }),
+        request({ settings: { timeout_seconds: 1, retry: { max_attempts: 1 } } }),
       );
-      expect(response.content).toBe('012345!');
+      expect(response.content).toBe('0123!');
       expect(server.requests).toHaveLength(1);
-    });
+    }, 15_000);
   });
 
   const describeRealStreams = existsSync(REAL_STREAMS) ? describe : describe.skip;
