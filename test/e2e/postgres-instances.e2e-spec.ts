@@ -192,6 +192,43 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
   });
 });
 
+describe('instances started together on an empty database (docs/spec/postgres.md §2)', () => {
+  it("B's subscriber sees A's turn live and B's turn/interrupt reaches it, with A and B started at the same moment (5 fresh databases)", async () => {
+    sandbox.model.setFallback(hangingTextReply(['started ', 'together']));
+    for (let round = 0; round < 5; round += 1) {
+      // As an orchestrator starts replicas: both processes spawned in the same tick. Before: both
+      // got the same instance id (the process start token counts 10 ms clock ticks), so each dropped
+      // the other's NOTIFYs as its own — no fan-out, no forwarded answer, one shared heartbeat row.
+      const store = `together-${round}`;
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => {
+          const session = sandbox.spawn({ store });
+          await session.initialize();
+          return session;
+        }),
+      );
+      const { threadId } = await a.startThread();
+      await b.call('thread/resume', { threadId });
+      const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+        threadId,
+        input: [{ type: 'text', text: 'go' }],
+      });
+      await b.collectUntil(
+        (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+        10_000,
+      );
+      expect(await b.call('turn/interrupt', { threadId, reason: 'from B' })).toEqual({
+        threadId,
+        turnId,
+        cancelled: true,
+      });
+      const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId), 10_000), threadId);
+      expect(paramsOf(onB[onB.length - 1])).toMatchObject({ turnId, status: 'interrupted', error: 'from B' });
+      await Promise.all([a.kill(), b.kill()]);
+    }
+  });
+});
+
 describe('control across instances (docs/spec/postgres.md §2)', () => {
   it("turn/steer and turn/interrupt sent to B reach the turn running on A, answered with A's answer", async () => {
     // Call 1 waits at a gate; the steering queued meanwhile skips its finish and reaches call 2,

@@ -3,6 +3,7 @@
  * §3.9, §7.5, §8.3–§8.10): notification order, streamed deltas, item identity, replay equality,
  * conversation memory, and the errors of turn/start.
  */
+import { hostname } from 'node:os';
 import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import type { AppServerHost } from '../../../../src/core/host/app-server-host';
 import { DefaultAppServerHost } from '../../../../src/core/host/default-app-server-host';
@@ -440,8 +441,12 @@ describe('turn lifecycle', () => {
     await gated.gate.reached;
     // What a survivor's recovery writes (docs/spec/postgres.md §2): the turn ended, the thread free.
     const store = live.server.app.get(TypeOrmAppServerStore);
-    const token = processStartToken(process.pid) as string;
-    expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', Date.now())).toHaveLength(1);
+    const owner = {
+      ownerHost: hostname(),
+      ownerPid: process.pid,
+      ownerToken: processStartToken(process.pid),
+    };
+    expect(await store.recoverTurnsOwnedBy(owner, 'server instance lost', Date.now())).toHaveLength(1);
     gated.gate.open();
     await new Promise((resolve) => setTimeout(resolve, 300));
 
