@@ -141,7 +141,7 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
     expect(completed.some((item) => (item.payload as { text?: string }).text?.endsWith(long))).toBe(true);
   });
 
-  it('kill -9 of the owning instance mid-turn: survivors end the turn "server instance lost" within 20 s', async () => {
+  it('kill -9 of the owning instance mid-turn: survivors close the streaming agentMessage (item/completed, interrupted) and end the turn "server instance lost" within 20 s', async () => {
     sandbox.model.setFallback(hangingTextReply(['working ', 'on it']));
     const a = await instance();
     const b = await instance();
@@ -153,7 +153,10 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
       threadId,
       input: [{ type: 'text', text: 'hang' }],
     });
-    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    const streamed = await b.collectUntil(
+      (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+    );
+    const messageId = String(paramsOf(streamed[streamed.length - 1]).itemId);
     await a.kill();
     const killedAt = Date.now();
 
@@ -163,7 +166,20 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
         threadId,
       );
       expect(Date.now() - killedAt).toBeLessThan(20_000);
-      expect(traffic.slice(-2).map((m) => m.method)).toEqual(['thread/status/changed', 'turn/completed']);
+      // The bubble the client shows streaming is closed, with the state the store recorded (§8.3).
+      // Before: no item/completed for it at all.
+      expect(traffic.slice(-3).map((m) => m.method)).toEqual([
+        'item/completed',
+        'thread/status/changed',
+        'turn/completed',
+      ]);
+      expect(paramsOf(traffic[traffic.length - 3])).toMatchObject({
+        itemId: messageId,
+        turnId,
+        type: 'agentMessage',
+        status: 'interrupted',
+        payload: { text: 'working on it' },
+      });
       expect(paramsOf(traffic[traffic.length - 2])).toEqual({ threadId, status: 'idle' });
       expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
         threadId,
