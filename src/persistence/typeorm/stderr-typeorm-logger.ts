@@ -13,10 +13,10 @@ const writeToStderr: StderrSink = (line) => {
 
 /**
  * Query parameters are never written: they carry user input (turn input, item text, messages) and
- * whatever secrets it holds. A failed query is logged as its outcome — the driver's message —
- * not as the statement; and the refused insert of a second running turn on a thread is not a
- * failure at all: it is how the store tells concurrent turn/starts apart (docs/spec/protocol.md
- * §8.2), answered -32602 to the loser.
+ * whatever secrets it holds; the statements themselves are placeholders only. A failed query is
+ * its statement and the driver's message. The refused insert of a second running turn on a
+ * thread is not a failure at all: it is how the store tells concurrent turn/starts apart
+ * (docs/spec/protocol.md §8.2), answered -32602 to the loser, so it is not logged.
  */
 export class StderrTypeOrmLogger implements Logger {
   constructor(
@@ -30,12 +30,12 @@ export class StderrTypeOrmLogger implements Logger {
 
   logQueryError(
     error: string | Error,
-    _query: string,
+    query: string,
     _parameters?: unknown[],
     _queryRunner?: QueryRunner,
   ): void {
     if (!this.levels.includes('error') || isRunningTurnConflict(error)) return;
-    this.write('query failed', error instanceof Error ? error.message : error);
+    this.write('query failed', `${query} -- ${error instanceof Error ? error.message : error}`);
   }
 
   logQuerySlow(time: number, query: string, _parameters?: unknown[], _queryRunner?: QueryRunner): void {
