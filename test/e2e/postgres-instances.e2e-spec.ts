@@ -153,8 +153,12 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
       threadId,
       input: [{ type: 'text', text: 'hang' }],
     });
+    // Both fragments streamed (the model then hangs): the text every subscriber was shown.
     const streamed = await b.collectUntil(
-      (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+      (m) =>
+        m.method === 'item/agentMessage/delta' &&
+        paramsOf(m).threadId === threadId &&
+        paramsOf(m).delta === 'on it',
     );
     const messageId = String(paramsOf(streamed[streamed.length - 1]).itemId);
     await a.kill();
