@@ -2,6 +2,16 @@
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
 import {
+  checkMetricsListen,
+  DEFAULT_OBSERVABILITY_OPTIONS,
+  INVALID_METRICS_LISTEN,
+  LOG_LEVELS,
+  parseMetricsListen,
+  type LogFormat,
+  type LogLevel,
+  type ObservabilityOptions,
+} from './observability-options';
+import {
   isLoopbackAddress,
   parseWebSocketListenAddress,
   type WebSocketListenAddress,
@@ -24,10 +34,13 @@ type Flag =
   | '--mcp-config'
   | '--native-caller'
   | '--native-allowed-callers'
-  | '--ws-token-file';
+  | '--ws-token-file'
+  | '--metrics-listen'
+  | '--log-format'
+  | '--log-level';
 
 /** Flags without a value (docs/spec/websocket.md §1). */
-const SWITCHES = new Set(['--ws-no-auth']);
+const SWITCHES = new Set(['--ws-no-auth', '--metrics-allow-remote']);
 /** Flags that may be given more than once; their values are collected in order. */
 const REPEATABLE = new Set(['--ws-allow-origin']);
 
@@ -42,6 +55,14 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
       ? { value: raw }
       : { error: INVALID_LISTEN },
   '--ws-token-file': (raw) => ({ value: raw }),
+  '--metrics-listen': (raw) =>
+    parseMetricsListen(raw) !== null ? { value: raw } : { error: INVALID_METRICS_LISTEN },
+  '--log-format': (raw) =>
+    raw === 'text' || raw === 'json' ? { value: raw } : { error: '--log-format must be one of: text, json' },
+  '--log-level': (raw) =>
+    (LOG_LEVELS as readonly string[]).includes(raw)
+      ? { value: raw }
+      : { error: `--log-level must be one of: ${LOG_LEVELS.join(', ')}` },
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
@@ -132,7 +153,10 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
   const listen = String(values['--listen']);
   const address = parseWebSocketListenAddress(listen);
-  const wsGiven = values['--ws-token-file'] !== undefined || switches.size > 0 || origins.length > 0;
+  const wsGiven =
+    values['--ws-token-file'] !== undefined || switches.has('--ws-no-auth') || origins.length > 0;
+  const observability = observabilityOptions(values, switches.has('--metrics-allow-remote'));
+  if (observability !== null && 'error' in observability) return observability;
   const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
@@ -163,7 +187,31 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       maxMessageBytes: (values['--max-message-bytes'] as number | undefined) ?? 16_777_216,
       mcpConfig: (values['--mcp-config'] as string | undefined) ?? null,
       ...nativeMessagingOptions(values),
+      // Only when one of its flags was given, so the other commands' parsed options stay as they were.
+      ...(observability !== null ? { observability } : {}),
     },
+  };
+}
+
+/** docs/spec/observability.md §1, §4. */
+function observabilityOptions(
+  values: Values,
+  allowRemote: boolean,
+): ObservabilityOptions | { error: string } | null {
+  const raw = values['--metrics-listen'] as string | undefined;
+  if (
+    raw === undefined &&
+    !allowRemote &&
+    values['--log-format'] === undefined &&
+    values['--log-level'] === undefined
+  )
+    return null;
+  const metricsListen = raw === undefined ? null : checkMetricsListen(raw, allowRemote);
+  if (metricsListen !== null && 'error' in metricsListen) return metricsListen;
+  return {
+    metricsListen,
+    logFormat: (values['--log-format'] as LogFormat | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logFormat,
+    logLevel: (values['--log-level'] as LogLevel | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logLevel,
   };
 }
 

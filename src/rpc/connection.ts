@@ -5,6 +5,8 @@
  */
 import type { MessageSink } from './message-sink';
 import type { OutboundSource } from './outbound-source';
+import { telemetry } from '../runtime/telemetry/current-telemetry';
+import type { TelemetryAttributes } from '../runtime/telemetry/telemetry';
 
 /** The §2 state a connection keeps; set by `initialize` / `initialized`. */
 export interface ConnectionState {
@@ -59,6 +61,8 @@ export class Connection {
   private closed = false;
   private readonly closeListeners = new Set<CloseListener>();
   private readonly pendingServerRequests = new Map<string, (outcome: ServerRequestOutcome) => void>();
+  /** Made once: the depth is sampled for every queued message (docs/spec/observability.md §3). */
+  private readonly depthAttributes: TelemetryAttributes = { 'vv_agent.transport': telemetry().transport };
 
   constructor(
     readonly id: string,
@@ -79,6 +83,7 @@ export class Connection {
   send(message: unknown): Promise<void> {
     const line = `${JSON.stringify(message)}\n`;
     if (this.closed || this.outputBroken) return Promise.resolve();
+    this.sampleDepth();
     if (this.waiting.length === 0 && this.queuedMessages < this.capacity) {
       this.admit({ kind: 'line', line, admitted: null });
       this.pump();
@@ -95,6 +100,7 @@ export class Connection {
    */
   enqueueFrom(source: OutboundSource, count = 1): void {
     if (count <= 0 || this.closed || this.outputBroken) return;
+    this.sampleDepth();
     const lastWaiting = this.waiting.at(-1);
     if (lastWaiting?.kind === 'source' && lastWaiting.source === source) {
       lastWaiting.count += count;
@@ -106,6 +112,10 @@ export class Connection {
       if (count > room) this.waiting.push({ kind: 'source', source, count: count - room });
     }
     this.pump();
+  }
+
+  private sampleDepth(): void {
+    telemetry().record('vv_agent.outbound.queue.depth', this.queuedMessages, this.depthAttributes);
   }
 
   /** Number of messages queued (admitted) and not yet handed to the sink. */

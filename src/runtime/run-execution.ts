@@ -14,6 +14,7 @@ import type { RunControl } from './run-control';
 import type { RunJournal } from './run-journal';
 import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
 import { buildRunResult, type RunIdentity } from './run-result';
+import { RunSpans, serverAddressOf, type RunTrace } from './telemetry/run-spans';
 import { prepareRun, type RunMode, type RunPlan, type RunnerDefaults } from './run-setup';
 import { buildRunToolSet } from './tools/run-tool-set';
 import type { ToolRunScope } from './tools/tool-run-scope';
@@ -99,6 +100,11 @@ async function refreshDynamicTools(
   }
 }
 
+function runSpansOf(trace: RunTrace | undefined, plan: RunPlan): RunSpans | undefined {
+  if (trace === undefined) return undefined;
+  return new RunSpans(trace, serverAddressOf(plan.resolved.endpoint_options[0]?.endpoint.api_base));
+}
+
 /** Resolves with the result; rejects for setup failures (no events) and fail-closed store failures. */
 export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   const { agent, config, identity, control, journal } = launch;
@@ -117,6 +123,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
       store: config.eventStore ?? defaults.eventStore,
       failClosed: config.eventStoreFailClosed ?? defaults.eventStoreFailClosed ?? false,
       warn: launch.warn,
+      spans: runSpansOf(config.trace ?? defaults.trace, plan),
     },
   );
   await sink.emit({ type: 'run_started', input: identity.input });

@@ -22,6 +22,8 @@ import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
+import { TurnTelemetry } from './turn-telemetry';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
 
@@ -35,6 +37,8 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
+  /** The span the turn's span goes under (docs/spec/observability.md §2). */
+  traceParent?: TelemetrySpan;
   /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
 }
@@ -97,18 +101,27 @@ export class TurnLauncher {
       config.approvalPolicy ?? this.options.approvalPolicy,
     );
 
+    const telemetry = new TurnTelemetry({
+      threadId,
+      turnId,
+      agentKey: thread.agentKey,
+      parent: launch.traceParent,
+    });
+    const trace = telemetry.runTrace();
     let handle: RunHandle;
     try {
       handle =
         kind === 'compaction'
-          ? runner.compact(agent, config)
-          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools });
+          ? runner.compact(agent, trace === undefined ? config : { ...config, trace })
+          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools, trace });
     } catch (error) {
+      telemetry.end('failed', 'run_start_failed');
       throw DomainErrors.internal(error);
     }
     try {
       await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
     } catch (error) {
+      telemetry.end('failed', 'store_begin_failed');
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
       // Another server on the same store started a turn on this thread first (§8.2).
       if (error instanceof ThreadHasActiveTurnError) throw error;
@@ -137,6 +150,7 @@ export class TurnLauncher {
       projector,
       changeCounter,
       approvalTimeoutMs,
+      telemetry,
     });
   }
 

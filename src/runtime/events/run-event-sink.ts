@@ -4,12 +4,15 @@ import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';
 import type { RunEvent, RunEventPayload } from './types';
 import { causeMessage } from '../cause-message';
+import type { RunSpans } from '../telemetry/run-spans';
 
 export interface RunEventSinkOptions {
   store?: RunEventStore;
   failClosed?: boolean;
   /** Receives fail-open warning lines; defaults to stderr. */
   warn?: (line: string) => void;
+  /** Turns the events into spans and metrics as they are emitted (docs/spec/observability.md §2). */
+  spans?: RunSpans;
 }
 
 export class RunEventSink {
@@ -32,12 +35,17 @@ export class RunEventSink {
     return this.failure;
   }
 
+  get spans(): RunSpans | undefined {
+    return this.options.spans;
+  }
+
   /**
    * Builds the event now and writes it after every earlier event, so the journal keeps production
    * order even when a store append is slow. Resolves once the event was written (or dropped).
    */
   emit(payload: RunEventPayload, metadata?: Record<string, unknown>): Promise<void> {
     const event = buildRunEvent(this.scope, payload, { cycleIndex: this.cycleIndex, metadata });
+    this.options.spans?.observe(payload);
     if (!this.options.store) {
       this.journalEvent(event);
       return this.pending;
