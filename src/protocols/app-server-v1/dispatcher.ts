@@ -186,11 +186,9 @@ export class Dispatcher {
       { 'rpc.system': 'jsonrpc', 'rpc.method': request.method },
       traceCarrierOf(request.params),
     );
-    const errorCode = await this.respond(
-      connection,
-      request,
-      new RpcContext(connection, request.method, request.id, span),
-    );
+    const context = new RpcContext(connection, request.method, request.id, span);
+    // Current for the whole request, so that a request forwarded to another instance carries it.
+    const errorCode = await telemetry().withSpan(span, () => this.respond(connection, request, context));
     if (errorCode !== undefined) {
       span.setAttributes({ 'rpc.jsonrpc.error_code': errorCode });
       span.fail(String(errorCode));
