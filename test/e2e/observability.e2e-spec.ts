@@ -5,6 +5,8 @@
  * `traceparent`, over stdio and over WebSocket; the §3 series move; the JSON log lines parse; a
  * dead collector neither slows nor fails a turn. Build first (`npm run build`).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import {
   E2eSandbox,
@@ -14,6 +16,7 @@ import {
   type AppServerSession,
   type JsonMessage,
 } from '../helpers/app-server-session';
+import { JsonlChild } from '../helpers/jsonl-child';
 import { bashReply, finishReply, providerUsage } from '../helpers/model-replies';
 import { OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 
@@ -272,5 +275,50 @@ describe('observability without a collector or switched off', () => {
       .split('\n')
       .filter((line) => line.startsWith('telemetry export:'));
     expect(exportLines.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('observability switched off (docs/spec/observability.md §1)', () => {
+  let sandbox: E2eSandbox;
+
+  beforeEach(async () => {
+    sandbox = await E2eSandbox.create('vv-otel-cache-e2e-');
+  });
+
+  afterEach(async () => {
+    await sandbox.dispose();
+  });
+
+  const PRELOAD = join(__dirname, '../fixtures/observability/record-loaded-modules.js');
+
+  async function loadedAfterTurn(env: NodeJS.ProcessEnv): Promise<string[]> {
+    const file = join(sandbox.root, `loaded-${Math.random().toString(16).slice(2)}.json`);
+    const {
+      args,
+      cwd,
+      env: base,
+    } = sandbox.serverCommand({ env: { ...env, VV_AGENT_LOADED_MODULES_FILE: file } });
+    const session = sandbox.attach(JsonlChild.spawnNode(['-r', PRELOAD, ...args], { cwd, env: base }));
+    await turnWithApproval(sandbox, session);
+    expect((await session.close()).code).toBe(0);
+    return JSON.parse(readFileSync(file, 'utf8')) as string[];
+  }
+
+  it('loads no @opentelemetry module during a full turn when no OTEL_* variable or --metrics-listen asks', async () => {
+    const loaded = await loadedAfterTurn({});
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((path) => path.includes('@opentelemetry'))).toEqual([]);
+  });
+
+  it('OTEL_SDK_DISABLED=true keeps it off even with an endpoint; with the endpoint alone it loads', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      const disabled = await loadedAfterTurn({ ...otelEnv(receiver.endpoint), OTEL_SDK_DISABLED: 'true' });
+      expect(disabled.filter((path) => path.includes('@opentelemetry'))).toEqual([]);
+      const enabled = await loadedAfterTurn(otelEnv(receiver.endpoint));
+      expect(enabled.some((path) => path.includes('@opentelemetry/sdk-trace'))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 });
