@@ -17,7 +17,7 @@ import {
   type JsonMessage,
 } from '../helpers/app-server-session';
 import { JsonlChild } from '../helpers/jsonl-child';
-import { bashReply, finishReply, providerUsage } from '../helpers/model-replies';
+import { bashReply, finishReply, hangingTextReply, providerUsage } from '../helpers/model-replies';
 import { OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 
 jest.setTimeout(60_000);
@@ -320,5 +320,60 @@ describe('observability switched off (docs/spec/observability.md §1)', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe('a turn forwarded between two PostgreSQL instances (docs/spec/observability.md §2, postgres.md §2)', () => {
+  let sandbox: E2eSandbox;
+  let receiver: OtlpReceiver;
+
+  beforeEach(async () => {
+    sandbox = await E2eSandbox.create('vv-otel-pg-e2e-', { storeDriver: 'postgres' });
+    receiver = await OtlpReceiver.start();
+  });
+
+  afterEach(async () => {
+    await sandbox.dispose();
+    await receiver.close();
+  });
+
+  it("turn/interrupt sent to B is handled on A in the client's trace, under B's request span", async () => {
+    sandbox.model.setFallback(hangingTextReply(['waiting ', 'forever']));
+    const env = otelEnv(receiver.endpoint);
+    const a = sandbox.spawn({ store: 'shared', env: { ...env, OTEL_SERVICE_NAME: 'instance-a' } });
+    const b = sandbox.spawn({ store: 'shared', env: { ...env, OTEL_SERVICE_NAME: 'instance-b' } });
+    await a.initialize();
+    await b.initialize();
+    const { threadId } = await a.startThread();
+    await b.call('thread/resume', { threadId });
+    await a.call('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'work' }],
+      _meta: { traceparent: TRACEPARENT },
+    });
+    await b.waitFor((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    await b.call('turn/interrupt', { threadId, reason: 'stop from B', _meta: { traceparent: TRACEPARENT } });
+    await a.waitFor(isTurnCompleted(threadId));
+    await a.close();
+    await b.close();
+
+    const onB = receiver.spans.filter(
+      (s) => s.name === 'turn/interrupt' && s.resource['service.name'] === 'instance-b',
+    );
+    expect(onB).toHaveLength(1);
+    expect(onB[0]).toMatchObject({ traceId: CLIENT_TRACE_ID, parentSpanId: CLIENT_SPAN_ID, kind: 2 });
+    const onA = receiver.spans.filter(
+      (s) => s.name === 'turn/interrupt' && s.resource['service.name'] === 'instance-a',
+    );
+    expect(onA).toHaveLength(1);
+    expect(onA[0]).toMatchObject({ traceId: CLIENT_TRACE_ID, parentSpanId: onB[0].spanId, kind: 2 });
+    expect(onA[0].attributes).toMatchObject({ 'vv_agent.forwarded': true });
+    const turn = receiver.named('invoke_agent vv-agent');
+    expect(turn).toHaveLength(1);
+    expect(turn[0]).toMatchObject({
+      traceId: CLIENT_TRACE_ID,
+      resource: expect.objectContaining({ 'service.name': 'instance-a' }),
+    });
+    expect(turn[0].attributes['vv_agent.turn.status']).toBe('interrupted');
   });
 });
