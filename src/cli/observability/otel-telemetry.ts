@@ -45,9 +45,16 @@ const KINDS: Record<TelemetrySpanKind, SpanKind> = {
 
 const propagator = new W3CTraceContextPropagator();
 
-/** The port's attributes without their undefined members (the API would drop them with a warning). */
+/**
+ * The port's attributes without their undefined members (the API would drop them with a warning).
+ * Without any, the object itself: hot paths (the queue depth, once per queued message) pass one
+ * constant object, which then costs no copy.
+ */
 function attributesOf(attributes: TelemetryAttributes | undefined): Attributes | undefined {
   if (attributes === undefined) return undefined;
+  let complete = true;
+  for (const key in attributes) if (attributes[key] === undefined) complete = false;
+  if (complete) return attributes as Attributes;
   const out: Attributes = {};
   for (const key in attributes) {
     const value = attributes[key];
