@@ -12,9 +12,7 @@ import { packageVersion } from './package-version';
 import { productionServerOptionsOrExit } from './production-server-options';
 import { readyLine } from './ready-line';
 import { protocolOutput } from './stdout-guard';
-import { installJsonStderr } from './json-stderr';
-import { configureStderrLogs } from '../nest/stderr-logger';
-import { startObservability, type RunningObservability } from './observability/start-observability';
+import type { RunningObservability } from './observability/start-observability';
 
 /** Runs the server until its input ends or it fails to start; resolves to the exit code. */
 export async function runServerCommand(invocation: ServerInvocation): Promise<number> {
@@ -32,10 +30,13 @@ export async function runServerCommand(invocation: ServerInvocation): Promise<nu
 /** docs/spec/observability.md: logs first (every later line obeys them), then the exporters. */
 async function observe(invocation: ServerInvocation): Promise<RunningObservability> {
   const options = invocation.options.observability;
+  // Each module loads only when asked for, so a start without these options loads nothing more.
   if (options !== undefined) {
+    const { configureStderrLogs } = await import('../nest/stderr-logger');
     configureStderrLogs(options.logFormat, options.logLevel);
-    if (options.logFormat === 'json') installJsonStderr();
+    if (options.logFormat === 'json') (await import('./json-stderr')).installJsonStderr();
   }
+  const { startObservability } = await import('./observability/start-observability');
   const { listen } = invocation.options;
   const transport = invocation.kind === 'acp' ? 'acp' : listen === 'ws' ? 'websocket' : listen;
   return startObservability(options, process.env, { transport, version: packageVersion() });
