@@ -5,7 +5,7 @@
  * `traceparent`, over stdio and over WebSocket; the §3 series move; the JSON log lines parse; a
  * dead collector neither slows nor fails a turn. Build first (`npm run build`).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import {
@@ -17,7 +17,13 @@ import {
   type JsonMessage,
 } from '../helpers/app-server-session';
 import { JsonlChild } from '../helpers/jsonl-child';
-import { bashReply, finishReply, hangingTextReply, providerUsage } from '../helpers/model-replies';
+import {
+  assistantReply,
+  bashReply,
+  finishReply,
+  hangingTextReply,
+  providerUsage,
+} from '../helpers/model-replies';
 import { OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 
 jest.setTimeout(60_000);
@@ -375,5 +381,59 @@ describe('a turn forwarded between two PostgreSQL instances (docs/spec/observabi
       resource: expect.objectContaining({ 'service.name': 'instance-a' }),
     });
     expect(turn[0].attributes['vv_agent.turn.status']).toBe('interrupted');
+  });
+});
+
+describe('trace context into MCP calls (docs/spec/observability.md §2)', () => {
+  let sandbox: E2eSandbox;
+  let receiver: OtlpReceiver;
+
+  beforeEach(async () => {
+    sandbox = await E2eSandbox.create('vv-otel-mcp-e2e-');
+    receiver = await OtlpReceiver.start();
+  });
+
+  afterEach(async () => {
+    await sandbox.dispose();
+    await receiver.close();
+  });
+
+  it("an MCP tools/call carries the execute_tool span's traceparent in _meta", async () => {
+    const config = join(sandbox.root, 'mcp.json');
+    const server = join(__dirname, '../fixtures/mcp/trace-context-server.mjs');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { tc: { command: process.execPath, args: [server], approval: 'never' } },
+      }),
+    );
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_mcp_1', name: 'mcp__tc__trace', arguments: {} }]),
+      finishReply('done'),
+    );
+    const session = sandbox.spawn({ env: otelEnv(receiver.endpoint), args: ['--mcp-config', config] });
+    await session.initialize();
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'trace' }],
+      _meta: { traceparent: TRACEPARENT },
+    });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 30_000);
+    await session.close();
+
+    const completed = traffic.find(
+      (m) =>
+        m.method === 'item/completed' &&
+        (paramsOf(m).payload as { toolCallId?: string }).toolCallId === 'call_mcp_1',
+    );
+    const output = JSON.stringify(
+      (paramsOf(completed as JsonMessage).payload as { output?: unknown }).output,
+    );
+    const tool = receiver.named('execute_tool mcp__tc__trace');
+    expect(tool).toHaveLength(1);
+    expect(tool[0].traceId).toBe(CLIENT_TRACE_ID);
+    // The MCP server saw the span's own context: same trace, the tool span as the parent.
+    expect(output).toContain(`00-${CLIENT_TRACE_ID}-${tool[0].spanId}-01`);
   });
 });
