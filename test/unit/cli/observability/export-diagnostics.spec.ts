@@ -1,0 +1,30 @@
+/** A dead collector costs at most one stderr line a minute (docs/spec/observability.md §1). */
+import { RateLimitedDiagLogger } from '../../../../src/cli/observability/export-diagnostics';
+
+describe('RateLimitedDiagLogger', () => {
+  it('writes the first error, then at most one line a minute, counting what it held back', () => {
+    const lines: string[] = [];
+    let now = 1_000;
+    const logger = new RateLimitedDiagLogger(
+      (line) => lines.push(line),
+      () => now,
+    );
+    logger.error('export failed: connect ECONNREFUSED 127.0.0.1:4318');
+    logger.warn('again');
+    now += 59_999;
+    logger.error('still');
+    expect(lines).toEqual(['telemetry export: export failed: connect ECONNREFUSED 127.0.0.1:4318']);
+    now += 1;
+    logger.error('multi\nline   message');
+    expect(lines[1]).toBe('telemetry export: multi line message (2 more since the last report)');
+  });
+
+  it('ignores info, debug and verbose', () => {
+    const lines: string[] = [];
+    const logger = new RateLimitedDiagLogger((line) => lines.push(line));
+    logger.info();
+    logger.debug();
+    logger.verbose();
+    expect(lines).toEqual([]);
+  });
+});
