@@ -35,10 +35,11 @@ const METRICS_LINE = /metrics listening on (http:\/\/[^\s"]+)/;
 
 const isApprovalRequest = (m: JsonMessage): boolean => m.method === 'approval/request' && 'id' in m;
 
-function otelEnv(endpoint: string): NodeJS.ProcessEnv {
+/** `protocol`: the default `http/protobuf`, or `http/json` (docs/spec/observability.md §1). */
+function otelEnv(endpoint: string, protocol: 'http/protobuf' | 'http/json' = 'http/json'): NodeJS.ProcessEnv {
   return {
     OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    ...(protocol === 'http/json' ? { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } : {}),
     OTEL_BSP_SCHEDULE_DELAY: '100',
     OTEL_METRIC_EXPORT_INTERVAL: '200',
     OTEL_SERVICE_NAME: 'vv-agent-e2e',
@@ -173,7 +174,8 @@ describe.each(['stdio', 'ws'] as const)(
 
     it('exports the span tree of a turn with a tool call and an approval, and the §3 metrics, on OTLP and /metrics', async () => {
       const session = sandbox.spawn({
-        env: otelEnv(receiver.endpoint),
+        // Both encodings: the default protobuf over stdio, JSON over WebSocket.
+        env: otelEnv(receiver.endpoint, transport === 'stdio' ? 'http/protobuf' : 'http/json'),
         // The WebSocket helper reads the text readiness line, so JSON logs are checked over stdio.
         args: ['--metrics-listen', '127.0.0.1:0', ...(transport === 'stdio' ? ['--log-format', 'json'] : [])],
       });
@@ -217,6 +219,10 @@ describe.each(['stdio', 'ws'] as const)(
       );
       await session.close();
       expectTurnTree(receiver, threadId, turnId, transport === 'ws' ? 'websocket' : 'stdio');
+      const contentTypes = new Set(receiver.bodies.map((body) => body.contentType));
+      expect(contentTypes).toEqual(
+        new Set([transport === 'stdio' ? 'application/x-protobuf' : 'application/json']),
+      );
       for (const name of [
         'gen_ai.client.token.usage',
         'gen_ai.client.operation.duration',

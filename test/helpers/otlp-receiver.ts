@@ -1,12 +1,43 @@
 /**
  * A real OTLP/HTTP receiver on 127.0.0.1 for the observability tests (docs/spec/observability.md
  * §5): it accepts `POST /v1/traces` and `/v1/metrics`, answers as a collector does, and decodes
- * OTLP/JSON bodies (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`, the encoding of
- * `@opentelemetry/otlp-transformer`'s JSON serializers) into flat spans and metric names.
- * Protobuf bodies are kept raw with their content type.
+ * both encodings into flat spans and metric data points: `http/protobuf` (the default) with the
+ * OTLP protobuf definitions (test/fixtures/otlp-proto, through protobufjs), `http/json` as the
+ * OTLP/JSON mapping that `@opentelemetry/otlp-transformer`'s JSON serializers write.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Root, type Type } from 'protobufjs';
+
+const PROTO_ROOT = join(__dirname, '../fixtures/otlp-proto');
+
+/** The two request messages, loaded once from the .proto files. */
+function otlpTypes(): { traces: Type; metrics: Type } {
+  const root = new Root();
+  root.resolvePath = (_origin, target) => join(PROTO_ROOT, target);
+  root.loadSync([
+    'opentelemetry/proto/collector/trace/v1/trace_service.proto',
+    'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
+  ]);
+  return {
+    traces: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
+    metrics: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
+  };
+}
+
+let types: { traces: Type; metrics: Type } | null = null;
+
+/** Trace and span ids are `bytes` in protobuf and lower-case hex in OTLP/JSON. */
+const ID_FIELDS = new Set(['traceId', 'spanId', 'parentSpanId']);
+
+/** A protobuf body as the OTLP/JSON object it stands for (ids hex, 64-bit numbers strings). */
+function decodeProtobuf(type: Type, body: Buffer): unknown {
+  const object = type.toObject(type.decode(body), { longs: String, bytes: String, enums: Number });
+  return JSON.parse(JSON.stringify(object), (key, value: unknown) =>
+    ID_FIELDS.has(key) && typeof value === 'string' ? Buffer.from(value, 'base64').toString('hex') : value,
+  );
+}
 
 export type OtlpValue = string | number | boolean | OtlpValue[] | undefined;
 
@@ -103,11 +134,18 @@ export class OtlpReceiver {
     return receiver;
   }
 
+  private decode(path: string, contentType: string, body: Buffer): unknown {
+    if (contentType.includes('json')) return JSON.parse(body.toString('utf8'));
+    types ??= otlpTypes();
+    return decodeProtobuf(path === '/v1/traces' ? types.traces : types.metrics, body);
+  }
+
   private accept(path: string, contentType: string, body: Buffer): void {
     this.bodies.push({ path, contentType, bytes: body.length });
-    if (!contentType.includes('json')) return;
+    if (path !== '/v1/traces' && path !== '/v1/metrics') return;
+    const decoded = this.decode(path, contentType, body);
     if (path === '/v1/traces') {
-      for (const resourceSpans of (JSON.parse(body.toString('utf8')) as TracesBody).resourceSpans ?? []) {
+      for (const resourceSpans of (decoded as TracesBody).resourceSpans ?? []) {
         const resource = attributesOf(resourceSpans.resource?.attributes);
         for (const scope of resourceSpans.scopeSpans ?? [])
           for (const span of scope.spans ?? [])
@@ -124,8 +162,8 @@ export class OtlpReceiver {
               resource,
             });
       }
-    } else if (path === '/v1/metrics') {
-      for (const resourceMetrics of (JSON.parse(body.toString('utf8')) as MetricsBody).resourceMetrics ?? [])
+    } else {
+      for (const resourceMetrics of (decoded as MetricsBody).resourceMetrics ?? [])
         for (const scope of resourceMetrics.scopeMetrics ?? [])
           for (const metric of scope.metrics ?? []) {
             const data = (metric.histogram ?? metric.sum ?? metric.gauge) as
