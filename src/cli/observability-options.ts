@@ -13,13 +13,14 @@ export interface ObservabilityOptions {
   /** `host` is what to bind (IPv6 without brackets). */
   metricsListen: { host: string; port: number } | null;
   logFormat: LogFormat;
-  logLevel: LogLevel;
+  /** null: not given, the logger keeps its `VV_AGENT_LOG_LEVEL` threshold (default warn). */
+  logLevel: LogLevel | null;
 }
 
 export const DEFAULT_OBSERVABILITY_OPTIONS: ObservabilityOptions = {
   metricsListen: null,
   logFormat: 'text',
-  logLevel: 'info',
+  logLevel: null,
 };
 
 export const INVALID_METRICS_LISTEN = '--metrics-listen must be HOST:PORT';

@@ -15,6 +15,8 @@ export class RateLimitedDiagLogger implements DiagLogger {
   constructor(
     private readonly write: (line: string) => void,
     private readonly now: () => number = Date.now,
+    /** Values never to print (the `OTEL_EXPORTER_OTLP_*HEADERS` values: API keys, tokens). */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   error(message: string): void {
@@ -36,13 +38,36 @@ export class RateLimitedDiagLogger implements DiagLogger {
     this.lastLineAt = at;
     const more = this.suppressed > 0 ? ` (${this.suppressed} more since the last report)` : '';
     this.suppressed = 0;
-    // The SDK's message may hold a URL but never the headers (OTEL_EXPORTER_OTLP_HEADERS); one line.
-    this.write(`telemetry export: ${message.replace(/\s+/g, ' ').slice(0, 300)}${more}`);
+    // One line, and a header value that an error quotes (a collector echoing a request) is masked.
+    let text = message;
+    for (const secret of this.secrets) text = text.split(secret).join('***');
+    this.write(`telemetry export: ${text.replace(/\s+/g, ' ').slice(0, 300)}${more}`);
   }
 }
 
-export function installDiagnostics(write: (line: string) => void): void {
-  diag.setLogger(new RateLimitedDiagLogger(write), {
+/** The values of `OTEL_EXPORTER_OTLP_HEADERS` and its per-signal variants (`k1=v1,k2=v2`). */
+export function headerSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  return [
+    'OTEL_EXPORTER_OTLP_HEADERS',
+    'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+    'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
+  ]
+    .flatMap((name) => (env[name] ?? '').split(','))
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+    .flatMap((value) => {
+      let decoded = value;
+      try {
+        decoded = decodeURIComponent(value);
+      } catch {
+        // Not percent-encoded: the value as written.
+      }
+      return [value, decoded];
+    })
+    .filter((value) => value.length >= 4);
+}
+
+export function installDiagnostics(write: (line: string) => void, secrets: readonly string[] = []): void {
+  diag.setLogger(new RateLimitedDiagLogger(write, Date.now, secrets), {
     logLevel: DiagLogLevel.WARN,
     suppressOverrideMessage: true,
   });

@@ -23,8 +23,8 @@ export async function startObservability(
   const settings = observabilitySettings(env, options?.metricsListen ?? null);
   if (!observabilityWanted(settings)) return NOTHING;
   const stderr = (line: string): void => void process.stderr.write(`${line}\n`);
-  const { installDiagnostics } = await import('./export-diagnostics');
-  installDiagnostics(stderr);
+  const { headerSecrets, installDiagnostics } = await import('./export-diagnostics');
+  installDiagnostics(stderr, headerSecrets(env));
   const { startOtelSdk } = await import('./otel-sdk');
   const sdk = startOtelSdk(settings, env, context);
   installTelemetry(sdk.telemetry);

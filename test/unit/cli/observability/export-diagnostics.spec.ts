@@ -1,5 +1,5 @@
 /** A dead collector costs at most one stderr line a minute (docs/spec/observability.md §1). */
-import { RateLimitedDiagLogger } from '../../../../src/cli/observability/export-diagnostics';
+import { headerSecrets, RateLimitedDiagLogger } from '../../../../src/cli/observability/export-diagnostics';
 
 describe('RateLimitedDiagLogger', () => {
   it('writes the first error, then at most one line a minute, counting what it held back', () => {
@@ -26,5 +26,20 @@ describe('RateLimitedDiagLogger', () => {
     logger.debug();
     logger.verbose();
     expect(lines).toEqual([]);
+  });
+});
+
+describe('header values are never printed', () => {
+  it('masks the OTEL_EXPORTER_OTLP_*HEADERS values in a diagnostic line', () => {
+    const secrets = headerSecrets({
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cr3t-token,x-tenant=acme',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=k-123456',
+    });
+    expect(secrets).toEqual(expect.arrayContaining(['Bearer s3cr3t-token', 'acme', 'k-123456']));
+    const lines: string[] = [];
+    new RateLimitedDiagLogger((line) => lines.push(line), Date.now, secrets).error(
+      'export failed: 401 for Bearer s3cr3t-token and k-123456',
+    );
+    expect(lines).toEqual(['telemetry export: export failed: 401 for *** and ***']);
   });
 });

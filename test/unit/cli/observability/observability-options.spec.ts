@@ -22,7 +22,7 @@ describe('--metrics-listen, --metrics-allow-remote, --log-format, --log-level', 
     ['[::1]:9464', { host: '::1', port: 9464 }],
   ])('accepts the loopback address %s', (address, metricsListen) => {
     expect(listen('--metrics-listen', address)).toMatchObject({
-      observability: { metricsListen, logFormat: 'text', logLevel: 'info' },
+      observability: { metricsListen, logFormat: 'text', logLevel: null },
     });
   });
 
