@@ -155,7 +155,13 @@ export async function performModelCall(
     if (setup.signal.aborted) throw new LlmError('llm request cancelled', 'model_request_cancelled');
     const response = await setup.client.complete(request, callbacks, setup.signal);
     open = false;
-    setup.sink.spans?.noteModelResponse(fields.call_id, { finishReason: response.finishReason });
+    setup.sink.spans?.noteModelResponse(fields.call_id, {
+      finishReason: response.finishReason,
+      content: {
+        input: messages,
+        output: { role: 'assistant', content: response.content, tool_calls: response.toolCalls },
+      },
+    });
     setup.ledger.record({ ...fields, status: 'completed', usage: response.usage, error_code: null });
     await setup.sink.emit({ type: 'model_call_completed', ...fields, usage: response.usage });
     return { ok: true, response };

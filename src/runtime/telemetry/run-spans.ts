@@ -19,6 +19,11 @@ export interface RunTrace {
 export interface ModelResponseFacts {
   finishReason?: string;
   responseModel?: string;
+  /**
+   * The call's messages and answer, by reference: serialized only with the content opt-in
+   * (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, docs/spec/observability.md §2).
+   */
+  content?: { input: readonly unknown[]; output: unknown };
 }
 
 interface OpenModelCall {
@@ -140,6 +145,12 @@ export class RunSpans {
     if (open === undefined) return;
     this.modelCalls.delete(callId);
     const { span, facts } = open;
+    if (this.telemetry.captureContent && facts?.content !== undefined) {
+      span.setAttributes({
+        'gen_ai.input.messages': JSON.stringify(facts.content.input),
+        'gen_ai.output.messages': JSON.stringify([facts.content.output]),
+      });
+    }
     span.setAttributes({
       'gen_ai.response.model':
         facts?.responseModel ??

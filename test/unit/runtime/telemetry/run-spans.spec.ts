@@ -136,6 +136,24 @@ describe('RunSpans', () => {
     );
   });
 
+  it('records the messages of a chat span only with the content opt-in', () => {
+    for (const capture of [false, true]) {
+      const spans = spansFor([{ type: 'model_call_started', ...MODEL }], capture);
+      spans.noteModelResponse('c1', {
+        content: {
+          input: [{ role: 'user', content: 'the prompt' }],
+          output: { role: 'assistant', content: 'the answer' },
+        },
+      });
+      spans.observe({ type: 'model_call_completed', ...MODEL, usage: usage(1, 1) });
+      const attributes = recording.spans.find((span) => span.name === 'chat m-1')?.attributes ?? {};
+      if (capture) {
+        expect(attributes['gen_ai.input.messages']).toBe('[{"role":"user","content":"the prompt"}]');
+        expect(attributes['gen_ai.output.messages']).toBe('[{"role":"assistant","content":"the answer"}]');
+      } else expect(JSON.stringify(attributes)).not.toMatch(/the prompt|the answer/);
+    }
+  });
+
   it('marks a failed model call with error.type', () => {
     spansFor([
       { type: 'model_call_started', ...MODEL },
