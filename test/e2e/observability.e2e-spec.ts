@@ -16,6 +16,7 @@ import {
   type AppServerSession,
   type JsonMessage,
 } from '../helpers/app-server-session';
+import { AcpClientProcess } from '../helpers/acp-client-process';
 import { JsonlChild } from '../helpers/jsonl-child';
 import {
   assistantReply,
@@ -441,5 +442,50 @@ describe('trace context into MCP calls (docs/spec/observability.md §2)', () => 
     expect(tool[0].traceId).toBe(CLIENT_TRACE_ID);
     // The MCP server saw the span's own context: same trace, the tool span as the parent.
     expect(output).toContain(`00-${CLIENT_TRACE_ID}-${tool[0].spanId}-01`);
+  });
+});
+
+describe('observability over ACP (docs/spec/observability.md §2)', () => {
+  let sandbox: E2eSandbox;
+  let receiver: OtlpReceiver;
+
+  beforeEach(async () => {
+    sandbox = await E2eSandbox.create('vv-otel-acp-e2e-');
+    receiver = await OtlpReceiver.start();
+  });
+
+  afterEach(async () => {
+    await sandbox.dispose();
+    await receiver.close();
+  });
+
+  it("session/prompt is a SERVER span under the client's _meta traceparent, and its turn goes under it", async () => {
+    sandbox.model.enqueue(finishReply('All done.', { content: ['All done.'], usage: providerUsage(50, 5) }));
+    const acp = AcpClientProcess.spawn(sandbox, { env: otelEnv(receiver.endpoint) });
+    await acp.initialize();
+    const { sessionId } = await acp.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    expect(
+      await acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'hi' }],
+        _meta: { traceparent: TRACEPARENT },
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
+    expect(await acp.close()).toEqual({ code: 0, signal: null });
+
+    const prompt = receiver.named('session/prompt');
+    expect(prompt).toHaveLength(1);
+    expect(prompt[0]).toMatchObject({ traceId: CLIENT_TRACE_ID, parentSpanId: CLIENT_SPAN_ID, kind: 2 });
+    const turn = receiver.named('invoke_agent vv-agent');
+    expect(turn).toHaveLength(1);
+    expect(turn[0]).toMatchObject({ parentSpanId: prompt[0].spanId, traceId: CLIENT_TRACE_ID });
+    expect(turn[0].attributes).toMatchObject({
+      'vv_agent.transport': 'acp',
+      'gen_ai.conversation.id': sessionId,
+    });
+    expect(
+      receiver.spans.filter((span) => span.name.startsWith('chat ') && span.parentSpanId === turn[0].spanId),
+    ).toHaveLength(1);
+    expect(receiver.named('session/new')).toHaveLength(1);
   });
 });
