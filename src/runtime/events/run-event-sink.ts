@@ -1,18 +1,20 @@
 /** Where a run's events go: the optional event store first, then the journal (docs/spec/runtime.md §7). */
-import type { RunEventStore } from '../event-store/types';
+import type { RunEventStore } from './run-event-store';
 import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';
 import type { RunEvent, RunEventPayload } from './types';
 import { causeMessage } from '../cause-message';
-import type { RunSpans } from '../telemetry/run-spans';
 
 export interface RunEventSinkOptions {
   store?: RunEventStore;
   failClosed?: boolean;
   /** Receives fail-open warning lines; defaults to stderr. */
   warn?: (line: string) => void;
-  /** Turns the events into spans and metrics as they are emitted (docs/spec/observability.md §2). */
-  spans?: RunSpans;
+  /**
+   * Sees each event as it is emitted, before it is stored: the run's spans and metrics
+   * (docs/spec/observability.md §2) are made from it.
+   */
+  observe?: (payload: RunEventPayload) => void;
 }
 
 export class RunEventSink {
@@ -35,17 +37,13 @@ export class RunEventSink {
     return this.failure;
   }
 
-  get spans(): RunSpans | undefined {
-    return this.options.spans;
-  }
-
   /**
    * Builds the event now and writes it after every earlier event, so the journal keeps production
    * order even when a store append is slow. Resolves once the event was written (or dropped).
    */
   emit(payload: RunEventPayload, metadata?: Record<string, unknown>): Promise<void> {
     const event = buildRunEvent(this.scope, payload, { cycleIndex: this.cycleIndex, metadata });
-    this.options.spans?.observe(payload);
+    this.options.observe?.(payload);
     if (!this.options.store) {
       this.journalEvent(event);
       return this.pending;
