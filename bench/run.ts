@@ -17,6 +17,7 @@ import { runReplayBenchmark } from './replay.bench';
 import { runRequestThroughputBenchmark } from './request-throughput.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
+import { runTracingBenchmark } from './tracing.bench';
 import { figure, type FigureGroup } from './support/figure';
 import { formatTable, formatTargetSummary } from './support/results-table';
 
@@ -41,6 +42,7 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['coldStart', runColdStartBenchmark],
   ['requestThroughput', runRequestThroughputBenchmark],
   ['streaming', runStreamingBenchmark],
+  ['tracing', runTracingBenchmark],
   ['longTurn', runLongTurnBenchmark],
   ['replay', runReplayBenchmark],
   ['memory', runMemoryBenchmark],

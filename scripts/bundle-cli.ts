@@ -36,7 +36,8 @@ const searchWorkerFile = join(root, 'dist', 'search-worker.js');
  * transports and platforms the App Server does not use (absent from node_modules); and `typescript`,
  * `prettier` and `@fig/complete-commander`, which nest-commander's stack requires lazily on paths the
  * CLI never takes (inlining them tripled the bundle and slowed start-up); and `esbuild`, which the
- * search tool loads only to build its worker from sources (ts-node), never from dist.
+ * search tool loads only to build its worker from sources (ts-node), never from dist; and
+ * `@opentelemetry/*`, which src/cli/observability loads only when observability is switched on.
  */
 const EXTERNAL = [
   'sqlite3',
@@ -56,6 +57,8 @@ const EXTERNAL = [
   'prettier',
   '@fig/complete-commander',
   'esbuild',
+  // docs/spec/observability.md §1: loaded only when observability is on, so never parsed otherwise.
+  '@opentelemetry/*',
 ];
 
 async function bundleCli(): Promise<void> {

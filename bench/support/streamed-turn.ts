@@ -30,6 +30,8 @@ export interface StreamOptions {
   sampleRss?: boolean;
   /** Streams sent through the same process before the measured one, in order (not measured). */
   warmUps?: readonly StreamLoad[];
+  /** Extra environment of the server (the tracing benchmark's `OTEL_*`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface StreamedTurn {
@@ -140,7 +142,7 @@ export async function streamThroughServer(
   options: StreamOptions = {},
 ): Promise<StreamedTurn> {
   const workspace = createWorkspace(model.baseUrl);
-  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'));
+  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'), [], options.env);
   try {
     const threadId = await startThread(server, workspace, 'thread');
     return await observeAfterWarmUps(server, model, tag, load, options, (text, turn) =>

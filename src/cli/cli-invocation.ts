@@ -2,6 +2,7 @@
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
+import type { ObservabilityOptions } from './observability-options';
 
 /** docs/spec/websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
 export interface WebSocketListenOptions {
@@ -33,6 +34,8 @@ export interface ListenOptions {
   nativeCaller?: string;
   /** The callers the installed launcher allows; absent → no check (a host started by hand). */
   nativeAllowedCallers?: readonly string[];
+  /** docs/spec/observability.md §1, §4; absent = the defaults (no metrics listener, text logs at info). */
+  observability?: ObservabilityOptions;
 }
 
 /** Commands with a help section of their own (`vv-agent app-server --help`). */

@@ -28,6 +28,11 @@ App Server options:
   --ws-token-file <path>           WebSocket: file holding the client token (16-512 chars)
   --ws-no-auth                     WebSocket: no token (loopback HOST only)
   --ws-allow-origin <origin>       WebSocket: allowed Origin header value (repeatable)
+  --metrics-listen <host:port>     Prometheus text on GET /metrics, GET /healthz (loopback HOST only
+                                   unless --metrics-allow-remote); traces/metrics over OTLP: OTEL_* variables
+  --metrics-allow-remote           Allow a non-loopback --metrics-listen HOST
+  --log-format <text|json>         stderr lines: text (default) or one JSON object per line
+  --log-level <level>              debug | info | warn | error (default: warn, or $VV_AGENT_LOG_LEVEL)
   -h, --help                       Show this help
   -V, --version                    Print the version
 

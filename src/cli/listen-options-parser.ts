@@ -3,6 +3,16 @@ import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
 import { parseFlagArguments, type FlagValue } from './flag-arguments';
 import {
+  checkMetricsListen,
+  DEFAULT_OBSERVABILITY_OPTIONS,
+  INVALID_METRICS_LISTEN,
+  LOG_LEVELS,
+  parseMetricsListen,
+  type LogFormat,
+  type LogLevel,
+  type ObservabilityOptions,
+} from './observability-options';
+import {
   isLoopbackAddress,
   parseWebSocketListenAddress,
   type WebSocketListenAddress,
@@ -25,10 +35,13 @@ type Flag =
   | '--mcp-config'
   | '--native-caller'
   | '--native-allowed-callers'
-  | '--ws-token-file';
+  | '--ws-token-file'
+  | '--metrics-listen'
+  | '--log-format'
+  | '--log-level';
 
 /** Flags without a value (docs/spec/websocket.md §1). */
-const SWITCHES = ['--ws-no-auth'];
+const SWITCHES = ['--ws-no-auth', '--metrics-allow-remote'];
 /** `--ws-allow-origin` may be given more than once; its values are collected in order. */
 const ALLOWED_ORIGIN = '--ws-allow-origin';
 
@@ -43,6 +56,14 @@ const VALUE_RULES: Record<Flag, (raw: string) => FlagValue<string | number>> = {
       ? { value: raw }
       : { error: INVALID_LISTEN },
   '--ws-token-file': (raw) => ({ value: raw }),
+  '--metrics-listen': (raw) =>
+    parseMetricsListen(raw) !== null ? { value: raw } : { error: INVALID_METRICS_LISTEN },
+  '--log-format': (raw) =>
+    raw === 'text' || raw === 'json' ? { value: raw } : { error: '--log-format must be one of: text, json' },
+  '--log-level': (raw) =>
+    (LOG_LEVELS as readonly string[]).includes(raw)
+      ? { value: raw }
+      : { error: `--log-level must be one of: ${LOG_LEVELS.join(', ')}` },
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
@@ -108,7 +129,9 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
   const listen = String(values.get('--listen'));
   const address = parseWebSocketListenAddress(listen);
-  const wsGiven = values.has('--ws-token-file') || switches.size > 0 || origins.length > 0;
+  const wsGiven = values.has('--ws-token-file') || switches.has('--ws-no-auth') || origins.length > 0;
+  const observability = observabilityOptions(values, switches.has('--metrics-allow-remote'));
+  if (observability !== null && 'error' in observability) return observability;
   const nativeFlag = NATIVE_FLAGS.find((flag) => values.has(flag));
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
@@ -139,7 +162,27 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       maxMessageBytes: (values.get('--max-message-bytes') as number | undefined) ?? 16_777_216,
       mcpConfig: (values.get('--mcp-config') as string | undefined) ?? null,
       ...nativeMessagingOptions(values),
+      // Only when one of its flags was given, so the other commands' parsed options stay as they were.
+      ...(observability !== null ? { observability } : {}),
     },
+  };
+}
+
+/** docs/spec/observability.md §1, §4. */
+function observabilityOptions(
+  values: Values,
+  allowRemote: boolean,
+): ObservabilityOptions | { error: string } | null {
+  const raw = values.get('--metrics-listen') as string | undefined;
+  if (raw === undefined && !allowRemote && !values.has('--log-format') && !values.has('--log-level'))
+    return null;
+  const metricsListen = raw === undefined ? null : checkMetricsListen(raw, allowRemote);
+  if (metricsListen !== null && 'error' in metricsListen) return metricsListen;
+  return {
+    metricsListen,
+    logFormat:
+      (values.get('--log-format') as LogFormat | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logFormat,
+    logLevel: (values.get('--log-level') as LogLevel | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logLevel,
   };
 }
 

@@ -10,6 +10,7 @@ import type { TaskTokenUsage } from './usage/types';
 import type { RunEventStore } from './events/run-event-store';
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { PromptSize } from './compaction/prompt-size-tracker';
+import type { RunTrace } from './telemetry/run-spans';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
 
@@ -46,6 +47,11 @@ export interface RunConfig {
   toolSource?: DynamicToolSource;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
+  /**
+   * The span the run's model call, tool call and approval spans go under (docs/spec/observability.md
+   * §2); absent = none are made.
+   */
+  trace?: RunTrace;
   budgetLimits?: Record<string, unknown>;
 }
 

@@ -25,6 +25,8 @@ import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
+import { TurnTelemetry } from './turn-telemetry';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
 
@@ -35,6 +37,8 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
+  /** The span the turn's span goes under (docs/spec/observability.md §2). */
+  traceParent?: TelemetrySpan;
   /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
 }
@@ -108,13 +112,26 @@ export class TurnLauncher {
       if (error instanceof ThreadHasActiveTurnError) throw error;
       throw DomainErrors.internal(error);
     }
+    const telemetry = new TurnTelemetry({
+      threadId,
+      turnId,
+      agentKey: thread.agentKey,
+      parent: launch.traceParent,
+    });
+    const trace = telemetry.runTrace();
     let handle: RunHandle;
     try {
       handle =
         kind === 'compaction'
-          ? runner.compact(agent, config, { runId })
-          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools }, { runId });
+          ? runner.compact(agent, trace === undefined ? config : { ...config, trace }, { runId })
+          : runner.start(
+              agent,
+              deriveInputText(input),
+              { ...config, toolSource: mcpTools, trace },
+              { runId },
+            );
     } catch (error) {
+      telemetry.end('failed', 'run_start_failed');
       // The stored turn must not stay running without a run (§8.2: terminal statuses are final).
       await this.store
         .finishTurn({
@@ -150,6 +167,7 @@ export class TurnLauncher {
       projector,
       changeCounter,
       approvalTimeoutMs,
+      telemetry,
     });
   }
 

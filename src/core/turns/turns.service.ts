@@ -35,6 +35,7 @@ import { TurnForwarder } from './turn-forwarder';
 import { TurnLauncher, type TurnLaunch } from './turn-launcher';
 import type { StoredThread } from '../store/records';
 import type { ModelResponseEnding } from './model-response-ending';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 
 /** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
@@ -149,12 +150,17 @@ export class TurnsService {
   }
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
-  async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {
+  async start(
+    params: TurnStartRequest,
+    requesterId: string,
+    traceParent?: TelemetrySpan,
+  ): Promise<StartedTurn> {
     const turn = await this.launchFor(params.threadId, requesterId, (thread) => ({
       thread,
       input: params.input,
       turnMetadata: params.metadata ?? {},
       ownerConnectionId: requesterId,
+      traceParent,
     }));
     return {
       response: { threadId: turn.threadId, turnId: turn.turnId, status: 'running' },
@@ -167,13 +173,18 @@ export class TurnsService {
    * `thread/compact` (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
    * same checks and notifications as turn/start; the runtime compacts the stored history.
    */
-  async compact(threadId: string, requesterId: string): Promise<StartedCompaction> {
+  async compact(
+    threadId: string,
+    requesterId: string,
+    traceParent?: TelemetrySpan,
+  ): Promise<StartedCompaction> {
     const turn = await this.launchFor(threadId, requesterId, (thread) => ({
       thread,
       input: [],
       turnMetadata: {},
       ownerConnectionId: requesterId,
       kind: 'compaction',
+      traceParent,
     }));
     return { response: { threadId: turn.threadId, turnId: turn.turnId }, begin: () => this.begin(turn) };
   }
@@ -257,8 +268,11 @@ export class TurnsService {
     } catch (error) {
       // Defensive: a broken finalization must not leave the thread busy forever.
       this.logger.error(`turn ${turn.turnId} could not be finalized: ${causeMessage(error)}`);
+    } finally {
+      // The finalizer ended it with the turn's status; any other end (lost, shut down) ends it here.
+      turn.telemetry.end('interrupted');
     }
-    await this.startNextFollowUp(turn.threadId, turn.ownerConnectionId);
+    await this.startNextFollowUp(turn.threadId, turn.ownerConnectionId, turn.telemetry.span);
   }
 
   /**
@@ -266,7 +280,11 @@ export class TurnsService {
    * turn's owner; a follow-up that cannot start is reported (`error/warning follow_up`) and dropped,
    * and the next one is tried. During shutdown none is started.
    */
-  private async startNextFollowUp(threadId: string, ownerConnectionId: string): Promise<void> {
+  private async startNextFollowUp(
+    threadId: string,
+    ownerConnectionId: string,
+    traceParent: TelemetrySpan,
+  ): Promise<void> {
     for (;;) {
       const input = this.lifecycle.isShuttingDown ? undefined : this.followUps.shift(threadId);
       if (input === undefined) {
@@ -276,7 +294,13 @@ export class TurnsService {
       this.activeTurns.reserveAgain(threadId);
       try {
         const thread = await this.launcher.loadStartableThread(threadId);
-        const turn = await this.launcher.launch({ thread, input, turnMetadata: {}, ownerConnectionId });
+        const turn = await this.launcher.launch({
+          thread,
+          input,
+          turnMetadata: {},
+          ownerConnectionId,
+          traceParent,
+        });
         this.activeTurns.activate(turn);
         this.subscriptions.clearClosed(threadId);
         await this.begin(turn);

@@ -122,7 +122,9 @@ export async function runToolCall(
     arguments: call.arguments,
     ...metadataField(tool.toolMetadata),
   });
-  const { signal: _runSignal, ...ctx } = baseContext;
+  const { signal: _runSignal, ...base } = baseContext;
+  const carrier = scope.spans?.toolCarrier(call.id);
+  const ctx = carrier?.traceparent === undefined ? base : { ...base, traceContext: carrier };
   const execution = await executeTool(tool, ctx, call.arguments, scope.signal);
   await emitCompleted(scope, call, tool, execution.result, execution.durationMs);
   return { result: execution.result, runFailure: null };

@@ -1,4 +1,5 @@
 /** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
+import type { TraceCarrier } from '../telemetry/telemetry';
 import type { ToolDirective, ToolStatus } from '../events/types';
 import type { ToolMetadataInput } from '../tool-metadata/types';
 
@@ -50,7 +51,6 @@ export type ToolOutput =
   | { type: 'json'; value: unknown }
   | { type: 'error'; message: string; code?: string; retryable?: boolean }
   | { type: 'result'; result: Omit<ToolExecutionResult, 'tool_call_id'> };
-
 export interface ToolContext {
   runId: string;
   agentName: string;
@@ -63,6 +63,11 @@ export interface ToolContext {
   sharedState: Record<string, unknown>;
   /** Aborted on run cancellation. */
   signal: AbortSignal;
+  /**
+   * The W3C trace context of this call's `execute_tool` span, for a tool that calls another process
+   * (MCP `_meta`, docs/spec/observability.md §2); absent when tracing is off.
+   */
+  traceContext?: TraceCarrier;
 }
 
 export type JsonSchema = Record<string, unknown>;

@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk';
 import type { McpCallResult } from './call-result';
+import type { TraceCarrier } from '../../telemetry/telemetry';
 import { mcpChildEnvironment } from './child-environment';
 import {
   addCommandRoot,
@@ -152,10 +153,22 @@ export class McpConnection {
     }
   }
 
-  /** `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  /**
+   * `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. The
+   * call's trace context travels in `params._meta` (docs/spec/observability.md §2, the MCP convention).
+   */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    traceContext?: TraceCarrier,
+  ): Promise<McpCallResult> {
     const timeout = (this.config.toolTimeoutSec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000;
-    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+    const params =
+      traceContext === undefined
+        ? { name: tool, arguments: args }
+        : { name: tool, arguments: args, _meta: { ...traceContext } };
+    const result = await this.client.callTool(params, undefined, {
       signal,
       timeout,
       maxTotalTimeout: timeout,
