@@ -26,8 +26,8 @@ type Flag =
   | '--native-allowed-callers'
   | '--ws-token-file';
 
-/** Flags without a value (docs/spec/websocket.md §1). */
-const SWITCHES = new Set(['--ws-no-auth']);
+/** Flags without a value (docs/spec/websocket.md §1, docs/spec/inspector.md §1). */
+const SWITCHES = new Set(['--ws-no-auth', '--inspector']);
 /** Flags that may be given more than once; their values are collected in order. */
 const REPEATABLE = new Set(['--ws-allow-origin']);
 
@@ -132,13 +132,15 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
   const listen = String(values['--listen']);
   const address = parseWebSocketListenAddress(listen);
-  const wsGiven = values['--ws-token-file'] !== undefined || switches.size > 0 || origins.length > 0;
+  const wsGiven =
+    values['--ws-token-file'] !== undefined || switches.has('--ws-no-auth') || origins.length > 0;
   const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
   let websocket: WebSocketListenOptions | undefined;
   if (address === null) {
     if (wsGiven) return { error: '--ws-* options require --listen ws://HOST:PORT' };
+    if (switches.has('--inspector')) return { error: '--inspector requires --listen ws://HOST:PORT' };
   } else {
     const checked = webSocketOptions(
       address,
@@ -147,7 +149,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       origins,
     );
     if ('error' in checked) return checked;
-    websocket = checked;
+    websocket = switches.has('--inspector') ? { ...checked, inspector: true } : checked;
   }
   return {
     options: {
@@ -178,5 +180,10 @@ function webSocketOptions(
     return { error: '--ws-no-auth is only allowed on a loopback address' };
   if (tokenFile === undefined && !noAuth)
     return { error: '--listen ws:// requires --ws-token-file (or --ws-no-auth on a loopback address)' };
-  return { address, tokenFile: tokenFile === undefined ? null : String(tokenFile), noAuth, allowedOrigins };
+  return {
+    address,
+    tokenFile: tokenFile === undefined ? null : String(tokenFile),
+    noAuth,
+    allowedOrigins,
+  };
 }
