@@ -9,9 +9,12 @@
  *
  * Needs `npm run build` and /usr/bin/chromium (override with CHROMIUM_BIN).
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
-import { E2eSandbox } from '../helpers/app-server-session';
+import { E2eSandbox, eventually } from '../helpers/app-server-session';
+import { DIST_MAIN } from '../helpers/jsonl-child';
 import { chunks, type FakeReply } from '../helpers/fake-openai-server';
 import { InspectorBrowser } from '../helpers/inspector-browser';
 import {
@@ -307,6 +310,103 @@ describe('a session in headless Chromium (docs/spec/inspector.md §4)', () => {
   });
 });
 
+describe('reconnect and the demo command', () => {
+  it('reconnects after the server restarts and catches up with thread/resume afterItemId', async () => {
+    sandbox.model.enqueue(finishReply('first answer'), finishReply('second answer'));
+    server = await WsServerProcess.start(sandbox, { token: TEST_TOKEN, args: ['--inspector'] });
+    const port = server.port;
+    const page = await InspectorBrowser.launch(join(sandbox.root, 'chromium'));
+    browser = page;
+    await page.goto(`http://127.0.0.1:${port}/inspector/`);
+    await page.fill('textbox', 'Token', TEST_TOKEN);
+    await page.click('button', 'Connect');
+    await page.waitFor('document.querySelector(".connection")?.textContent === "connected"');
+    await page.click('button', 'New thread');
+    await page.waitFor(threadOpen);
+    await page.fill('textbox', 'Message', 'first');
+    await page.press('Enter');
+    await page.waitFor(`${agentTexts}.includes("first answer")`);
+    const lastItem = await page.evaluate<string>(`${itemIds}.at(-1)`);
+
+    await server.stop();
+    await page.waitFor('document.querySelector(".connection")?.textContent === "reconnecting"');
+    server = await WsServerProcess.start(sandbox, {
+      token: TEST_TOKEN,
+      args: ['--inspector'],
+      listen: `ws://127.0.0.1:${port}`,
+    });
+    await page.waitFor('document.querySelector(".connection")?.textContent === "connected"', 30_000);
+    const notice = await page.waitFor<string>(
+      'document.querySelector(".notice")?.textContent.startsWith("Reconnected") && document.querySelector(".notice").textContent',
+    );
+    expect(notice).toContain(`afterItemId=${lastItem}`);
+
+    await page.fill('textbox', 'Message', 'second');
+    await page.press('Enter');
+    await page.waitFor(`${agentTexts}.includes("second answer")`);
+    expect(await page.evaluate(agentTexts)).toEqual(['first answer', 'second answer']);
+    const ids = await page.evaluate<string[]>(itemIds);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(page.problems.filter((problem) => !problem.includes('WebSocket'))).toEqual([]);
+  });
+
+  it('debug app-server inspect serves the demo: it streams, asks to run a command and writes a file', async () => {
+    const demo = spawn(process.execPath, [DIST_MAIN, 'debug', 'app-server', 'inspect'], {
+      cwd: sandbox.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    demo.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    demo.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolveExit) => demo.on('close', (code) => resolveExit(code)));
+    try {
+      const url = await eventually(
+        async () => /^inspector: (http:\/\/127\.0\.0\.1:\d+\/inspector\/)\n$/.exec(stdout)?.[1],
+      );
+      const workspace = await eventually(async () => /demo workspace: (.+)\n/.exec(stderr)?.[1]);
+      const page = await InspectorBrowser.launch(join(sandbox.root, 'chromium'));
+      browser = page;
+      await page.goto(url);
+      await page.click('button', 'Connect');
+      await page.waitFor('document.querySelector(".connection")?.textContent === "connected"');
+      await page.click('button', 'New thread');
+      await page.waitFor(threadOpen);
+      await page.fill('textbox', 'Message', 'Show me what you can do');
+      await page.press('Enter');
+      // Caught mid-stream: some of the text, still in progress.
+      const partial = await page.waitFor<string>(
+        `(() => { const e = document.querySelector("[data-item-type=agentMessage]"); return e && e.querySelector(".badge").textContent === "inProgress" && e.querySelector(".message-text").textContent; })()`,
+      );
+      expect('Hello! This is the scripted demo model. First I will run a command.'.startsWith(partial)).toBe(
+        true,
+      );
+      await page.find('dialog', 'Approval required');
+      expect(
+        await page.evaluate(
+          'document.querySelector("dialog[open] [aria-label=\'Full command\']").textContent',
+        ),
+      ).toBe('echo "hello from the demo" && ls');
+      await page.click('button', 'Allow');
+      await page.waitFor(`${outputs}.some((text) => text.includes("hello from the demo"))`);
+      await page.waitFor(
+        `[...document.querySelectorAll(".diff-add")].some((e) => e.textContent === "+# Inspector demo\\n")`,
+      );
+      await page.waitFor(`${agentTexts}.includes("Done: ran a command and wrote inspector-demo.md.")`);
+      await page.waitFor(`document.querySelector("[data-turn-id] .badge")?.textContent === "completed"`);
+      expect(readFileSync(join(workspace, 'inspector-demo.md'), 'utf8')).toContain('Show me what you can do');
+      await page.screenshot(join(OUTPUT_DIR, 'demo.png'));
+      expect(page.problems).toEqual([]);
+    } finally {
+      demo.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/^inspector: http:\/\/127\.0\.0\.1:\d+\/inspector\/\n$/);
+  });
+});
+
+/** A thread is open: the composer takes input. */
+const threadOpen = '!document.querySelector(".composer textarea").disabled';
 /** Texts of the agent messages in the conversation, in order. */
 const agentTexts =
   '[...document.querySelectorAll("[aria-label=Conversation] [data-item-type=agentMessage] .message-text")].map((e) => e.textContent)';

@@ -16,6 +16,7 @@ import type { ThreadView, ViewItem, ViewTurn } from '../state/thread-view';
 import { Badge } from './badge';
 import { ItemView } from './item-view';
 import { JsonView } from './json-view';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 function count(value: JsonValue | undefined): string {
   const n = numberOf(value);
@@ -73,9 +74,10 @@ export function Conversation({
   view: ThreadView | null;
   onReview: (requestId: string) => void;
 }) {
+  const scroller = useStickToBottom(view);
   if (view === null)
     return (
-      <section class="conversation" aria-label="Conversation">
+      <section class="conversation" aria-label="Conversation" ref={scroller}>
         <p class="empty">Open a thread or start a new one.</p>
       </section>
     );
@@ -90,7 +92,7 @@ export function Conversation({
   const turns = [...view.turns.values()].sort((a, b) => a.startedAt - b.startedAt);
   const title = stringOf(objectOf(view.thread.metadata).title);
   return (
-    <section class="conversation" aria-label="Conversation">
+    <section class="conversation" aria-label="Conversation" ref={scroller}>
       <header class="thread-header">
         <h2>{title ?? view.threadId}</h2>
         <Badge value={stringOf(view.thread.status) ?? ''} />

@@ -26,7 +26,24 @@ export function demoModelProvider(): ScriptedModelProvider {
   return provider;
 }
 
+/** Provider-style usage, so the turn's token line shows numbers (grows with the conversation). */
+function usage(request: LlmRequest, completion: number): Record<string, unknown> {
+  const prompt =
+    200 + request.messages.reduce((total, message) => total + Math.ceil(message.content.length / 4), 0);
+  const cached = request.messages.length > 2 ? 128 : 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: cached },
+  };
+}
+
 function demoStep(request: LlmRequest): ScriptObjectStep {
+  return { ...demoReply(request), usage: usage(request, 24) };
+}
+
+function demoReply(request: LlmRequest): ScriptObjectStep {
   const last = request.messages[request.messages.length - 1];
   const turn = request.messages.filter((message) => message.role === 'user').length;
   const userText = [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
