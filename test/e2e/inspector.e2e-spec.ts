@@ -395,6 +395,8 @@ describe('reconnect and the demo command', () => {
       await page.waitFor(`${agentTexts}.includes("Done: ran a command and wrote inspector-demo.md.")`);
       await page.waitFor(`document.querySelector("[data-turn-id] .badge")?.textContent === "completed"`);
       expect(readFileSync(join(workspace, 'inspector-demo.md'), 'utf8')).toContain('Show me what you can do');
+      // Tall enough for the whole demo turn (docs/inspector.png is a copy of this one).
+      await page.setWidth(1400, 1300);
       await page.screenshot(join(OUTPUT_DIR, 'demo.png'));
       expect(page.problems).toEqual([]);
     } finally {
