@@ -25,7 +25,7 @@ import {
   hangingTextReply,
   providerUsage,
 } from '../helpers/model-replies';
-import { TEST_TOKEN, WsServerProcess } from '../helpers/websocket-server';
+import { TEST_TOKEN, WsPeer, WsServerProcess } from '../helpers/websocket-server';
 import { INSPECTOR_CSP } from '../../src/transports/websocket/inspector/inspector-headers';
 import { INSPECTOR_GZIP_BUDGET_BYTES, inspectorGzipSize } from '../../scripts/inspector-size';
 
@@ -307,6 +307,123 @@ describe('a session in headless Chromium (docs/spec/inspector.md §4)', () => {
       expect(url.startsWith(`http://${origin}/`) || url.startsWith(`ws://${origin}/`)).toBe(true);
     }
     expect(page.problems).toEqual([]);
+
+    // The watcher is not blind: an inline script the CSP refuses is reported.
+    await page.evaluate(
+      'document.body.append(Object.assign(document.createElement("script"), { textContent: "window.__inline = 1" })), typeof window.__inline',
+    );
+    await eventually(async () =>
+      page.problems.some((problem) => /Content Security Policy/i.test(problem)) ? true : undefined,
+    );
+    expect(await page.evaluate('typeof window.__inline')).toBe('undefined');
+  });
+});
+
+describe('the controls of docs/spec/inspector.md §2', () => {
+  it('pages and archives threads, steers, follows up, allows for the session, and works the raw log', async () => {
+    const running = gate();
+    sandbox.model.enqueue(
+      streamedBash(['Working'], running.promise, [' on it.'], 'echo one'),
+      bashReply('echo two', { content: ['Again.'], callId: 'call_two' }),
+      finishReply('first done'),
+      finishReply('lint done'),
+    );
+    server = await WsServerProcess.start(sandbox, { token: TEST_TOKEN, args: ['--inspector'] });
+    const origin = `http://127.0.0.1:${server.port}`;
+    const peer = await WsPeer.connect(server.url, { token: TEST_TOKEN });
+    await peer.initialize();
+    await peer.startThread({ metadata: { title: 'Titled thread' } });
+    for (let i = 0; i < 21; i++) await peer.startThread();
+    await peer.close();
+
+    const page = await InspectorBrowser.launch(join(sandbox.root, 'chromium'));
+    browser = page;
+    await page.allowClipboard(origin);
+    await page.goto(`${origin}/inspector/`);
+    // Keyboard: Tab walks the connection bar in reading order; Enter on Connect connects.
+    await page.click('textbox', 'Server URL');
+    await page.press('Tab');
+    expect(await page.focusedName()).toBe('Token');
+    await page.fill('textbox', 'Token', TEST_TOKEN);
+    await page.press('Tab');
+    expect(await page.focusedName()).toBe('Connect');
+    await page.press('Enter');
+    await page.waitFor('document.querySelector(".connection")?.textContent === "connected"');
+
+    // Paging (20 a page) and titles from metadata.
+    await page.waitFor(`${threadItems} === 20`);
+    await page.click('button', 'More threads');
+    await page.waitFor(`${threadItems} === 22`);
+    expect(await page.exists('button', 'More threads')).toBe(false);
+    // Archive; the Archived filter then shows it alone.
+    await page.click('button', 'Archive Titled thread');
+    await page.waitFor(`${threadItems} === 20`);
+    await page.click('checkbox', 'Archived');
+    await page.waitFor(
+      `${threadItems} === 1 && document.querySelector(".thread-title").textContent === "Titled thread"`,
+    );
+    await page.click('checkbox', 'Archived');
+    await page.waitFor(`${threadItems} === 20`);
+
+    // A running turn: follow up and steer; the approval dialog: Escape, review, allow for session.
+    await page.click('button', 'New thread');
+    await page.waitFor(threadOpen);
+    await page.fill('textbox', 'Message', 'Do the work');
+    await page.click('button', 'Send');
+    await page.waitFor(`${agentTexts}.includes("Working")`);
+    await page.fill('textbox', 'Message', 'also check lint');
+    await page.click('button', 'Follow up');
+    await page.waitFor('document.querySelector(".composer textarea").value === ""');
+    await page.fill('textbox', 'Message', 'focus on unit tests');
+    await page.click('button', 'Steer');
+    await page.waitFor('document.querySelector(".composer textarea").value === ""');
+    running.open();
+    await page.find('dialog', 'Approval required');
+    await page.press('Escape');
+    await page.waitFor('document.querySelector("dialog") === null');
+    await page.click('button', 'Review approval');
+    await page.find('dialog', 'Approval required');
+    await page.click('button', 'Allow for session');
+    await page.waitFor(`${outputs}.some((text) => text.includes("two"))`);
+    await page.waitFor(`${agentTexts}.includes("lint done")`);
+    await page.waitFor(
+      '[...document.querySelectorAll("[data-turn-id] > .turn-header .badge")].map((e) => e.textContent).join() === "completed,completed"',
+    );
+    const users = await page.evaluate<string[]>(
+      '[...document.querySelectorAll("[data-item-type=userMessage]")].map((e) => e.querySelector(".item-kind").textContent + ": " + e.querySelector(".message-text").textContent)',
+    );
+    expect(users).toEqual(['You: Do the work', 'You (steered): focus on unit tests', 'You: also check lint']);
+    // allow_session: the second bash call ran without asking again.
+    expect(await page.evaluate('document.querySelectorAll("[data-item-type=approval]").length')).toBe(1);
+    expect(
+      await page.evaluate('document.querySelector("[data-item-type=approval] .approval .badge").textContent'),
+    ).toBe('allow_session');
+
+    // Raw log: filter by method, pause, send a request, copy as JSONL.
+    await page.fill('searchbox', 'Filter by method', 'turn/start');
+    const methods = await page.evaluate<string[]>(logMethods);
+    expect(methods.length).toBeGreaterThan(0);
+    expect(methods.every((method) => method.includes('turn/start'))).toBe(true);
+    await page.fill('searchbox', 'Filter by method', ' ');
+    await page.click('checkbox', 'Pause');
+    const paused = await page.evaluate<number>(`${logMethods}.length`);
+    await page.click('*', 'Send a request');
+    await page.fill('textbox', 'Method', 'model/list');
+    await page.click('button', 'Send request');
+    await page.waitFor('document.querySelector("[aria-label=Response]")?.textContent.includes("models")');
+    expect(await page.evaluate(`${logMethods}.length`)).toBe(paused);
+    await page.click('checkbox', 'Pause');
+    await page.click('button', 'Send request');
+    await page.waitFor(`${logMethods}.length === ${paused + 2}`);
+    await page.click('button', 'Copy as JSONL');
+    await page.waitFor(
+      'document.querySelector("[aria-label=\'Raw messages\'] [role=status]").textContent.startsWith("copied")',
+    );
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
+    const lines = copied.trimEnd().split('\n');
+    expect(lines.length).toBe(await page.evaluate(`${logMethods}.length`));
+    expect(lines.every((line) => (JSON.parse(line) as { jsonrpc: string }).jsonrpc === '2.0')).toBe(true);
+    expect(page.problems).toEqual([]);
   });
 });
 
@@ -407,6 +524,8 @@ describe('reconnect and the demo command', () => {
   });
 });
 
+const threadItems = 'document.querySelectorAll("[aria-label=Threads] > li").length';
+const logMethods = '[...document.querySelectorAll(".log-method")].map((e) => e.textContent)';
 /** A thread is open: the composer takes input. */
 const threadOpen = '!document.querySelector(".composer textarea").disabled';
 /** Texts of the agent messages in the conversation, in order. */

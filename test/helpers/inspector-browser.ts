@@ -154,14 +154,14 @@ export class InspectorBrowser {
     });
   }
 
-  /** The DOM node of the (first) element with this role and accessible name; waits for it. */
+  /** The DOM node of the (first) element with this role (`*`: any role) and accessible name; waits for it. */
   async find(role: string, name: string, timeoutMs = 15_000): Promise<number> {
     return eventually(async () => {
       const { root } = await this.client.DOM.getDocument({ depth: 0 });
       const { nodes } = await this.client.Accessibility.queryAXTree({
         nodeId: root.nodeId,
         accessibleName: name,
-        role,
+        ...(role === '*' ? {} : { role }),
       });
       const node = nodes.find((entry) => entry.backendDOMNodeId !== undefined && entry.ignored !== true);
       return node?.backendDOMNodeId;
@@ -204,6 +204,21 @@ export class InspectorBrowser {
     await Input.dispatchKeyEvent({ type: 'keyDown', ...selectAll, commands: ['selectAll'] });
     await Input.dispatchKeyEvent({ type: 'keyUp', ...selectAll });
     await Input.insertText({ text });
+  }
+
+  /** Lets the page use the clipboard (Copy as JSONL) without a permission prompt. */
+  async allowClipboard(origin: string): Promise<void> {
+    await this.client.Browser.grantPermissions({
+      origin,
+      permissions: ['clipboardReadWrite', 'clipboardSanitizedWrite'],
+    });
+  }
+
+  /** The label (or text) of the focused element: where Tab moved to. */
+  async focusedName(): Promise<string> {
+    return this.evaluate<string>(
+      '(() => { const e = document.activeElement; const label = e?.labels?.[0]; return label ? label.firstChild.textContent.trim() : (e?.textContent ?? "").trim(); })()',
+    );
   }
 
   async press(key: 'Enter' | 'Escape' | 'Tab'): Promise<void> {

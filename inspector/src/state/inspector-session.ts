@@ -273,6 +273,9 @@ export class InspectorSession {
     try {
       await this.open();
       this.reconnectAttempt = 0;
+      // Approvals resolved while away would linger; the still-pending ones are sent again right
+      // after the resume response (docs/spec/websocket.md §6.2).
+      this.set({ approvals: [] });
       await this.loadThreads(false);
       const view = this.state.view;
       if (view === null) {
