@@ -1,6 +1,7 @@
 /** Pure parser of the `app-server` listen options (docs/spec/protocol.md §12.2). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
+import { parseFlagArguments, type FlagValue } from './flag-arguments';
 import {
   isLoopbackAddress,
   parseWebSocketListenAddress,
@@ -27,16 +28,16 @@ type Flag =
   | '--ws-token-file';
 
 /** Flags without a value (docs/spec/websocket.md §1, docs/spec/inspector.md §1). */
-const SWITCHES = new Set(['--ws-no-auth', '--inspector']);
-/** Flags that may be given more than once; their values are collected in order. */
-const REPEATABLE = new Set(['--ws-allow-origin']);
+const SWITCHES = ['--ws-no-auth', '--inspector'];
+/** `--ws-allow-origin` may be given more than once; its values are collected in order. */
+const ALLOWED_ORIGIN = '--ws-allow-origin';
 
-type Values = Partial<Record<Flag, string | number>>;
+type Values = ReadonlyMap<string, string | number>;
 
 export const INVALID_LISTEN = 'invalid --listen: expected stdio, native-messaging or ws://HOST:PORT';
 
 /** Each flag's value rule: returns the parsed value or an error message. */
-const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { error: string }> = {
+const VALUE_RULES: Record<Flag, (raw: string) => FlagValue<string | number>> = {
   '--listen': (raw) =>
     raw === 'stdio' || raw === 'native-messaging' || parseWebSocketListenAddress(raw) !== null
       ? { value: raw }
@@ -51,10 +52,7 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
   '--native-allowed-callers': (raw) => ({ value: raw }),
   '--timeout-seconds': (raw) => positiveNumber(raw, '--timeout-seconds'),
   '--approval-timeout-seconds': (raw) => positiveNumber(raw, '--approval-timeout-seconds'),
-  '--approval-policy': (raw) =>
-    (APPROVAL_POLICIES as readonly string[]).includes(raw)
-      ? { value: raw }
-      : { error: '--approval-policy must be one of: on-request, untrusted, never' },
+  '--approval-policy': approvalPolicyValue,
   '--max-message-bytes': (raw) => {
     const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
     return n >= 1 && n <= Number.MAX_SAFE_INTEGER
@@ -63,7 +61,14 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
   },
 };
 
-function positiveNumber(raw: string, flag: string): { value: number } | { error: string } {
+/** `--approval-policy`, here and in the native host's install command, which writes it into the launcher. */
+export function approvalPolicyValue(raw: string): FlagValue<ApprovalPolicy> {
+  return (APPROVAL_POLICIES as readonly string[]).includes(raw)
+    ? { value: raw as ApprovalPolicy }
+    : { error: '--approval-policy must be one of: on-request, untrusted, never' };
+}
+
+function positiveNumber(raw: string, flag: string): FlagValue<number> {
   const n = DECIMAL.test(raw) ? Number(raw) : NaN;
   return Number.isFinite(n) && n > 0 ? { value: n } : { error: `${flag} must be a finite positive number` };
 }
@@ -74,8 +79,8 @@ const NATIVE_FLAGS = ['--native-caller', '--native-allowed-callers'] as const;
 function nativeMessagingOptions(
   values: Values,
 ): Pick<ListenOptions, 'nativeCaller' | 'nativeAllowedCallers'> {
-  const caller = values['--native-caller'] as string | undefined;
-  const allowed = values['--native-allowed-callers'] as string | undefined;
+  const caller = values.get('--native-caller') as string | undefined;
+  const allowed = values.get('--native-allowed-callers') as string | undefined;
   return {
     ...(caller !== undefined ? { nativeCaller: caller } : {}),
     ...(allowed !== undefined
@@ -84,57 +89,27 @@ function nativeMessagingOptions(
   };
 }
 
-function isFlag(name: string): name is Flag {
-  return Object.prototype.hasOwnProperty.call(VALUE_RULES, name);
-}
-
 /** Parses arguments left to right; the first error wins. */
 export function parseListenOptions(args: readonly string[]): { options: ListenOptions } | { error: string } {
-  const values: Values = {};
-  const switches = new Set<string>();
-  const origins: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) return { error: `unknown app-server argument: ${arg}` };
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(0, eq) : arg;
-    if (SWITCHES.has(name)) {
-      if (eq >= 0) return { error: `${name} takes no value` };
-      if (switches.has(name)) return { error: `duplicate app-server argument: ${name}` };
-      switches.add(name);
-      continue;
-    }
-    if (!isFlag(name) && !REPEATABLE.has(name)) return { error: `unknown app-server argument: ${name}` };
-    if (isFlag(name) && values[name] !== undefined)
-      return { error: `duplicate app-server argument: ${name}` };
-    let raw: string | undefined;
-    if (eq >= 0) {
-      raw = arg.slice(eq + 1);
-    } else {
-      const next = args[i + 1];
-      raw = next === undefined || next.startsWith('--') ? undefined : next;
-      if (raw !== undefined) i++;
-    }
+  const parsed = parseFlagArguments(args, {
+    command: 'app-server',
+    valueFlags: Object.keys(VALUE_RULES),
+    parseValue: (flag, raw) => VALUE_RULES[flag as Flag](raw),
+    switches: SWITCHES,
+    repeatable: [ALLOWED_ORIGIN],
     // The launcher forwards whatever caller the browser named, none included; the caller check
     // (docs/spec/native-messaging.md §1) refuses an empty one with its own message.
-    const emptyAllowed = name === '--native-caller' && raw === '';
-    if (raw === undefined || (raw.trim() === '' && !emptyAllowed))
-      return { error: `${name} requires a value` };
-    if (!isFlag(name)) {
-      origins.push(raw);
-      continue;
-    }
-    const parsed = VALUE_RULES[name](raw);
-    if ('error' in parsed) return parsed;
-    values[name] = parsed.value;
-  }
-  const missing = REQUIRED_FLAGS.filter((flag) => values[flag] === undefined);
+    emptyAllowed: ['--native-caller'],
+  });
+  if ('error' in parsed) return parsed;
+  const { values, switches } = parsed;
+  const origins = parsed.repeated.get(ALLOWED_ORIGIN) ?? [];
+  const missing = REQUIRED_FLAGS.filter((flag) => !values.has(flag));
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
-  const listen = String(values['--listen']);
+  const listen = String(values.get('--listen'));
   const address = parseWebSocketListenAddress(listen);
-  const wsGiven =
-    values['--ws-token-file'] !== undefined || switches.has('--ws-no-auth') || origins.length > 0;
-  const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
+  const wsGiven = values.has('--ws-token-file') || switches.has('--ws-no-auth') || origins.length > 0;
+  const nativeFlag = NATIVE_FLAGS.find((flag) => values.has(flag));
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
   let websocket: WebSocketListenOptions | undefined;
@@ -144,7 +119,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   } else {
     const checked = webSocketOptions(
       address,
-      values['--ws-token-file'],
+      values.get('--ws-token-file'),
       switches.has('--ws-no-auth'),
       origins,
     );
@@ -155,15 +130,15 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
     options: {
       listen: address !== null ? 'ws' : (listen as 'stdio' | 'native-messaging'),
       ...(websocket !== undefined ? { websocket } : {}),
-      settings: String(values['--settings']),
-      backend: String(values['--backend']),
-      model: String(values['--model']),
-      timeoutSeconds: (values['--timeout-seconds'] as number | undefined) ?? 90,
-      store: (values['--store'] as string | undefined) ?? null,
-      approvalPolicy: (values['--approval-policy'] as ApprovalPolicy | undefined) ?? 'on-request',
-      approvalTimeoutSeconds: (values['--approval-timeout-seconds'] as number | undefined) ?? 30,
-      maxMessageBytes: (values['--max-message-bytes'] as number | undefined) ?? 16_777_216,
-      mcpConfig: (values['--mcp-config'] as string | undefined) ?? null,
+      settings: String(values.get('--settings')),
+      backend: String(values.get('--backend')),
+      model: String(values.get('--model')),
+      timeoutSeconds: (values.get('--timeout-seconds') as number | undefined) ?? 90,
+      store: (values.get('--store') as string | undefined) ?? null,
+      approvalPolicy: (values.get('--approval-policy') as ApprovalPolicy | undefined) ?? 'on-request',
+      approvalTimeoutSeconds: (values.get('--approval-timeout-seconds') as number | undefined) ?? 30,
+      maxMessageBytes: (values.get('--max-message-bytes') as number | undefined) ?? 16_777_216,
+      mcpConfig: (values.get('--mcp-config') as string | undefined) ?? null,
       ...nativeMessagingOptions(values),
     },
   };
@@ -180,10 +155,5 @@ function webSocketOptions(
     return { error: '--ws-no-auth is only allowed on a loopback address' };
   if (tokenFile === undefined && !noAuth)
     return { error: '--listen ws:// requires --ws-token-file (or --ws-no-auth on a loopback address)' };
-  return {
-    address,
-    tokenFile: tokenFile === undefined ? null : String(tokenFile),
-    noAuth,
-    allowedOrigins,
-  };
+  return { address, tokenFile: tokenFile === undefined ? null : String(tokenFile), noAuth, allowedOrigins };
 }

@@ -229,6 +229,7 @@ export interface TurnInterruptParams {
   threadId: string;
   expectedTurnId?: string;
   reason?: string;
+  clearFollowUps?: boolean;
 }
 
 export interface TurnInterruptRequest {

@@ -1,15 +1,18 @@
 /**
  * Steps 2–7 of turn/start (docs/spec/protocol.md §3.9), shared with follow-up starts (§3.11): reload the
- * thread, resolve the host's agent and run config, post-process the config (§10.2), start the run
- * and persist the running turn. Nothing exists when it throws: host and runner failures answer
- * -32603 with their message, a store failure cancels the run first (-32602 when the store already
- * holds a running turn of the thread, e.g. written by another server on the same file).
+ * thread, resolve the host's agent and run config, post-process the config (§10.2), persist the
+ * running turn, then start its run. The turn is persisted first so that a start refused by the
+ * store (-32602 when it already holds a running turn of the thread, e.g. written by another server
+ * on the same file or database) never calls the model. Host and store failures answer -32603 with
+ * their message and leave nothing; a runner that throws leaves its turn failed.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { RunConfig, RunHandle } from '../../runtime/run-config';
 import type { Agent } from '../../runtime/agent';
 import { TURN_DEFAULTS, type TurnDefaults } from './turn-defaults';
 import { newItemId, newTurnId } from '../ids';
+import { newId } from '../../runtime/ids';
+import { causeMessage } from '../../runtime/cause-message';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
@@ -24,9 +27,6 @@ import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
-
-/** Cancel reason of a run whose turn could not be persisted; no client ever sees it. */
-const UNPERSISTED_TURN_CANCEL_REASON = 'turn could not be persisted';
 
 export interface TurnLaunch {
   thread: StoredThread;
@@ -97,28 +97,41 @@ export class TurnLauncher {
       config.approvalPolicy ?? this.options.approvalPolicy,
     );
 
+    // The turn is created before its run starts: a turn/start that loses the thread's turn slot in
+    // the store (another process on the same store won it, §8.2) must never reach the model — a
+    // provider bills a request even when it is aborted at once.
+    const runId = newId('run_');
+    try {
+      await this.store.beginTurn({ turnId, threadId, runId, input, startedAt: Date.now() });
+    } catch (error) {
+      // Another server on the same store started a turn on this thread first (§8.2).
+      if (error instanceof ThreadHasActiveTurnError) throw error;
+      throw DomainErrors.internal(error);
+    }
     let handle: RunHandle;
     try {
       handle =
         kind === 'compaction'
-          ? runner.compact(agent, config)
-          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools });
+          ? runner.compact(agent, config, { runId })
+          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools }, { runId });
     } catch (error) {
-      throw DomainErrors.internal(error);
-    }
-    try {
-      await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
-    } catch (error) {
-      handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
-      // Another server on the same store started a turn on this thread first (§8.2).
-      if (error instanceof ThreadHasActiveTurnError) throw error;
+      // The stored turn must not stay running without a run (§8.2: terminal statuses are final).
+      await this.store
+        .finishTurn({
+          threadId,
+          turnId,
+          completion: { status: 'failed', completedAt: Date.now(), result: { error: causeMessage(error) } },
+          messages: [],
+          now: Date.now(),
+        })
+        .catch(() => undefined);
       throw DomainErrors.internal(error);
     }
 
     const projector = new RunProjector({
       threadId,
       turnId,
-      runId: handle.runId,
+      runId,
       kind,
       input,
       now: () => Date.now(),
@@ -129,7 +142,7 @@ export class TurnLauncher {
     return new RunningTurn({
       threadId,
       turnId,
-      runId: handle.runId,
+      runId,
       kind,
       input,
       ownerConnectionId: launch.ownerConnectionId,

@@ -222,15 +222,22 @@ export class TurnsService {
   }
 
   /**
-   * §3.12, in one synchronous step: the turn's pending approvals resolved as timeout
-   * "turn interrupted" (their server requests withdrawn), then the run cancelled.
+   * §3.12, in one synchronous step: with `clearFollowUps` (v1.2) the thread's queued follow-ups
+   * dropped — before the cancel, so the end of this turn cannot start one of them — then the
+   * turn's pending approvals resolved as timeout "turn interrupted" (their server requests
+   * withdrawn), then the run cancelled. A forwarded request (docs/spec/postgres.md §2) arrives
+   * here on the owner instance, whose queue holds the thread's follow-ups.
    */
   interrupt(params: TurnInterruptRequest): InterruptedTurn {
     const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
+    // Strictly `true`: a forwarded request arrives as plain JSON, not as a validated DTO.
+    const cleared = params.clearFollowUps === true ? this.followUps.clear(turn.threadId) : undefined;
     const announcements = this.approvals.resolveTurn(turn.turnId, TURN_INTERRUPTED_REASON, 'deferred');
     const reason = params.reason?.trim() ?? '';
     turn.handle.cancel(reason.length > 0 ? reason : TURN_INTERRUPTED_REASON);
-    return { response: { threadId: turn.threadId, turnId: turn.turnId, cancelled: true }, announcements };
+    const response: TurnCancellation = { threadId: turn.threadId, turnId: turn.turnId, cancelled: true };
+    if (cleared !== undefined) response.clearedFollowUps = cleared;
+    return { response, announcements };
   }
 
   /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */

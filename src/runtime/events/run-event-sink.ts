@@ -1,5 +1,5 @@
 /** Where a run's events go: the optional event store first, then the journal (docs/spec/runtime.md §7). */
-import type { RunEventStore } from '../event-store/types';
+import type { RunEventStore } from './run-event-store';
 import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';
 import type { RunEvent, RunEventPayload } from './types';

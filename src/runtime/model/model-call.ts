@@ -1,10 +1,9 @@
 /** One model call of a cycle: events, stream deltas and the ledger record (docs/spec/runtime.md §6.2, §11.1, §12.3). */
 import type { RunEventSink } from '../events/run-event-sink';
-import type { ModelCallOperation } from '../events/types';
 import type { Message } from '../messages';
 import type { UsageLedger } from '../usage/usage-ledger';
 import { missingUsage } from '../usage/normalize';
-import type { ModelCallStatus } from '../usage/types';
+import type { ModelCallIdentity, ModelCallOperation, ModelCallStatus } from '../usage/types';
 import {
   LlmError,
   type LlmClient,
@@ -135,7 +134,7 @@ export async function performModelCall(
   options: ModelCallOptions = {},
 ): Promise<ModelCallOutcome> {
   const operationId = operationIdOf(cycleIndex, options);
-  const fields = {
+  const fields: ModelCallIdentity = {
     call_id: `${operationId}:attempt:1`,
     operation_id: operationId,
     attempt: 1,

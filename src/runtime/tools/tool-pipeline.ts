@@ -1,5 +1,5 @@
 /** The per-call pipeline, steps 1–9 of docs/spec/runtime.md §9.6 (step 0 and step 10 belong to the batch). */
-import { approveToolCall } from '../approvals/approval-flow';
+import { approveToolCall } from './tool-approval';
 import type { DecodedToolCall } from './tool-call-decoder';
 import { executeTool } from './tool-execution';
 import { policyAllows, type RegisteredTool } from './tool-registry';

@@ -1,23 +1,18 @@
 /** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
+import type { ToolDirective, ToolStatus } from '../events/types';
+import type { ToolMetadataInput } from '../tool-metadata/types';
 
-export type ToolSideEffect = 'unknown' | 'none' | 'read' | 'write' | 'execute' | 'network' | 'external';
-export type ToolIdempotency = 'unknown' | 'supported' | 'unsupported';
-
-/** Normalized `vv-agent.tool-metadata.v2` declaration (snake_case, all six fields present). */
-export interface ToolMetadata {
-  side_effect: ToolSideEffect;
-  idempotency: ToolIdempotency;
-  terminal: boolean;
-  result_retention: 'archive' | 'preserve';
-  capability_tags: string[];
-  cost_dimensions: string[];
-}
-
-/** What a tool author writes; normalized by `normalizeToolMetadata` (defaults filled in). */
-export type ToolMetadataInput = Partial<ToolMetadata>;
-
-export type ToolStatus = 'success' | 'error' | 'wait_response' | 'running' | 'pending_compress';
-export type ToolDirective = 'continue' | 'finish' | 'wait_user';
+/*
+ * Part of the tool contract, declared lower down because the RunEvent wire and the approval policy
+ * carry them too; re-exported so the contract stays one import.
+ */
+export type { ToolDirective, ToolStatus } from '../events/types';
+export type {
+  ToolIdempotency,
+  ToolMetadata,
+  ToolMetadataInput,
+  ToolSideEffect,
+} from '../tool-metadata/types';
 
 export interface ToolArtifact {
   path: string;

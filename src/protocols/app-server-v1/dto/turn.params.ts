@@ -4,7 +4,13 @@ import type {
   TurnInterruptRequest,
   TurnStartRequest,
 } from '../../../core/turns/turn-requests';
-import { OptionalObject, OptionalString, RequiredObjectArray, RequiredString } from './param-rules';
+import {
+  OptionalBoolean,
+  OptionalObject,
+  OptionalString,
+  RequiredObjectArray,
+  RequiredString,
+} from './param-rules';
 
 export class TurnStartParamsDto implements TurnStartRequest {
   @RequiredString()
@@ -42,4 +48,8 @@ export class TurnInterruptParamsDto implements TurnInterruptRequest {
 
   @OptionalString()
   reason?: string;
+
+  /** v1.2, default `false`: drop the thread's queued follow-ups in the same step (§3.12). */
+  @OptionalBoolean()
+  clearFollowUps?: boolean;
 }
