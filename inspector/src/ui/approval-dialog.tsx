@@ -9,6 +9,7 @@ import { isObject, stringOf, type JsonObject } from '../rpc/json-value';
 import type { PendingApproval } from '../state/inspector-session';
 import { DiffView, diffFromArguments } from './diff-view';
 import { JsonView } from './json-view';
+import { SandboxLine } from './sandbox-line';
 
 type Decision = 'allow' | 'allow_session' | 'deny';
 
@@ -54,12 +55,7 @@ export function ApprovalDialog({
         </pre>
       ) : null}
       {cwd !== undefined ? <p class="facts">{`cwd: ${cwd}`}</p> : null}
-      {params.sandbox !== undefined ? (
-        <div>
-          <strong>Sandbox</strong>
-          <JsonView value={params.sandbox} label="Sandbox" />
-        </div>
-      ) : null}
+      <SandboxLine sandbox={params.sandbox} />
       {diff !== null ? <DiffView diff={diff} label="Proposed diff" /> : null}
       <details open={command === undefined && diff === null}>
         <summary>Arguments</summary>

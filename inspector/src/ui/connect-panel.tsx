@@ -43,8 +43,8 @@ export function ConnectPanel({
       {capabilities !== null ? (
         <span class="capabilities" aria-label="Server capabilities">
           {Object.entries(capabilities)
-            .filter(([, value]) => value === true)
-            .map(([name]) => name)
+            .filter(([, value]) => value !== false && value !== undefined)
+            .map(([name, value]) => (value === true ? name : `${name}: ${JSON.stringify(value)}`))
             .join(' · ')}
         </span>
       ) : null}

@@ -9,6 +9,7 @@ import type { ViewItem } from '../state/thread-view';
 import { Badge } from './badge';
 import { DiffView, diffFromArguments } from './diff-view';
 import { JsonView, OtherFields } from './json-view';
+import { SandboxLine } from './sandbox-line';
 
 /** Payload members each renderer shows; the rest goes to "Other fields". */
 const KNOWN: Record<string, readonly string[]> = {
@@ -29,6 +30,7 @@ const KNOWN: Record<string, readonly string[]> = {
     'outputTruncated',
     'commandResult',
     'fileChanges',
+    'sandbox',
   ],
   approval: [
     'requestId',
@@ -161,7 +163,16 @@ function ToolCallBody({ item }: { item: ViewItem }) {
   if (payload.executionStarted === false) facts.push('not executed');
   return (
     <div class="tool-call">
-      {args !== undefined ? <ArgumentsView toolName={toolName} args={args} /> : null}
+      {args !== undefined && fileChanges.length === 0 ? (
+        <ArgumentsView toolName={toolName} args={args} />
+      ) : null}
+      {args !== undefined && fileChanges.length > 0 ? (
+        // The server's own diff (items.md §3) replaces the one the arguments would give.
+        <details>
+          <summary>Arguments</summary>
+          <JsonView value={args} />
+        </details>
+      ) : null}
       {fileChanges.length > 0 ? <FileChanges changes={fileChanges} /> : null}
       {item.liveOutput !== '' && output === undefined ? (
         <pre class="output" aria-label="Live output">
@@ -175,6 +186,7 @@ function ToolCallBody({ item }: { item: ViewItem }) {
         </pre>
       ) : null}
       {facts.length > 0 ? <p class="facts">{facts.join(' · ')}</p> : null}
+      <SandboxLine sandbox={payload.sandbox} />
     </div>
   );
 }
@@ -190,14 +202,34 @@ function ApprovalBody({
 }) {
   const decision = stringOf(payload.decision);
   const reason = stringOf(payload.reason);
+  const command = stringOf(payload.command);
+  const cwd = stringOf(payload.cwd);
+  const fileChanges = arrayOf(payload.fileChanges).filter(isObject);
   return (
     <div class="approval">
       <p class="preview">{stringOf(payload.preview) ?? ''}</p>
+      {command !== undefined ? (
+        <pre class="command" aria-label="Command">
+          {command}
+        </pre>
+      ) : null}
+      {cwd !== undefined ? <p class="facts">{`cwd: ${cwd}`}</p> : null}
+      <SandboxLine sandbox={payload.sandbox} />
+      {fileChanges.length > 0 ? <FileChanges changes={fileChanges} /> : null}
+      {isObject(payload.arguments) ? (
+        <details>
+          <summary>Arguments</summary>
+          <JsonView value={payload.arguments} />
+        </details>
+      ) : null}
       {decision !== undefined ? (
         <p>
           Decision: <Badge value={decision} />
           {reason !== undefined ? ` — ${reason}` : ''}
         </p>
+      ) : null}
+      {payload.metadata !== undefined ? (
+        <JsonView value={payload.metadata} label="Decision metadata" />
       ) : null}
       {pending && onReview !== undefined ? (
         <button type="button" onClick={onReview}>
