@@ -83,6 +83,8 @@ export class InspectorSession {
   }
 
   async connect(url: string, token: string): Promise<void> {
+    // A pending automatic reconnect would open a second socket next to this one.
+    window.clearTimeout(this.reconnectTimer);
     this.socket?.close();
     this.socket = null;
     this.set({ url, token, status: 'connecting', error: '', notice: '' });
@@ -240,8 +242,9 @@ export class InspectorSession {
         approvals: this.state.approvals.filter((entry) => stringOf(entry.params.requestId) !== requestId),
       });
     }
-    if (method === 'thread/archived' || method === 'thread/started')
-      void this.loadThreads(false).catch(() => undefined);
+    // Another client archived a thread this page watches (thread/started only reaches the
+    // requester, which reloads the list itself).
+    if (method === 'thread/archived') void this.loadThreads(false).catch(() => undefined);
     const view = this.state.view;
     if (view === null || stringOf(params.threadId) !== view.threadId) return;
     this.set({ view: applyNotification(view, method, params) });
