@@ -12,6 +12,8 @@ export interface WebSocketListenOptions {
   noAuth: boolean;
   /** `--ws-allow-origin`, in command-line order. */
   allowedOrigins: string[];
+  /** `--inspector` (docs/spec/inspector.md §1): serve the page at `/inspector/`; absent when not given. */
+  inspector?: true;
 }
 
 export interface ListenOptions {
@@ -52,6 +54,8 @@ export type CliInvocation =
   | { kind: 'schema'; out: string }
   | { kind: 'generate-ts'; out: string }
   | { kind: 'debug-send-message'; message: string }
+  /** docs/spec/inspector.md §1: `debug app-server inspect [--port N] [--open]`. */
+  | { kind: 'debug-inspect'; port: number; open: boolean }
   /** docs/spec/native-messaging.md §2: install, uninstall or list the browser host files. */
   | { kind: 'native-host'; request: NativeHostRequest };
 

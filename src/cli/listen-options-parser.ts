@@ -40,8 +40,8 @@ type Flag =
   | '--log-format'
   | '--log-level';
 
-/** Flags without a value (docs/spec/websocket.md §1). */
-const SWITCHES = ['--ws-no-auth', '--metrics-allow-remote'];
+/** Flags without a value (docs/spec/websocket.md §1, docs/spec/inspector.md §1, docs/spec/observability.md §1). */
+const SWITCHES = ['--ws-no-auth', '--inspector', '--metrics-allow-remote'];
 /** `--ws-allow-origin` may be given more than once; its values are collected in order. */
 const ALLOWED_ORIGIN = '--ws-allow-origin';
 
@@ -138,6 +138,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   let websocket: WebSocketListenOptions | undefined;
   if (address === null) {
     if (wsGiven) return { error: '--ws-* options require --listen ws://HOST:PORT' };
+    if (switches.has('--inspector')) return { error: '--inspector requires --listen ws://HOST:PORT' };
   } else {
     const checked = webSocketOptions(
       address,
@@ -146,7 +147,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       origins,
     );
     if ('error' in checked) return checked;
-    websocket = checked;
+    websocket = switches.has('--inspector') ? { ...checked, inspector: true } : checked;
   }
   return {
     options: {

@@ -58,11 +58,14 @@ async function runListen(listen: ListenOptions, outcome: CliOutcome): Promise<vo
   if (options === null) return;
   const websocket = listen.websocket;
   if (websocket !== undefined) {
-    const { runWebSocketAppServer, loadWebSocketToken } = await import('./websocket-listen');
+    const { runWebSocketAppServer, loadWebSocketToken, inspectorOrExit } = await import('./websocket-listen');
     const { tokenFile } = websocket;
+    const inspector = websocket.inspector === true ? inspectorOrExit(outcome) : undefined;
+    if (inspector === null) return;
     outcome.exitCode = await runWebSocketAppServer(options, {
       address: websocket.address,
       allowedOrigins: websocket.allowedOrigins,
+      ...(inspector !== undefined ? { inspector } : {}),
       // Read after the store opened, before binding (docs/spec/websocket.md §1 startup order).
       loadToken: () => (tokenFile === null ? null : loadWebSocketToken(tokenFile)),
     });
