@@ -39,6 +39,8 @@ export interface StreamedTurn {
   writeTimesUs: number[];
   /** Request write → turn/completed read. */
   elapsedMs: number;
+  /** Request write → first delta read (a fresh process's first token). */
+  firstDeltaMs: number;
   /** VmRSS just before the request (0 without `sampleRss`). */
   idleRssMiB: number;
   /** Largest VmRSS sample while streaming (0 without `sampleRss`). */
@@ -112,6 +114,7 @@ async function observe(
     readAtNs,
     writeTimesUs: options.timestamps ? await model.writeTimes(tag) : [],
     elapsedMs: Number(completedAtNs - began) / 1e6,
+    firstDeltaMs: Number(readAtNs[0] - began) / 1e6,
     idleRssMiB,
     peakRssMiB,
   };
