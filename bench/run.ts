@@ -9,7 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { runColdStartBenchmark } from './cold-start.bench';
+import { runConcurrentTurnsBenchmark } from './concurrent-turns.bench';
 import { runCrossInstanceBenchmark } from './cross-instance.bench';
+import { runFirstTokenBenchmark } from './first-token.bench';
 import { runLongTurnBenchmark } from './long-turn.bench';
 import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
@@ -17,6 +19,7 @@ import { runReplayBenchmark } from './replay.bench';
 import { runRequestThroughputBenchmark } from './request-throughput.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
+import { runWebSocketBenchmark } from './websocket.bench';
 import { figure, type FigureGroup } from './support/figure';
 import { formatTable, formatTargetSummary } from './support/results-table';
 
@@ -47,6 +50,9 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['sseParsing', sseParsing],
   ['persistence', runPersistenceBenchmark],
   ['crossInstance', runCrossInstanceBenchmark],
+  ['firstToken', runFirstTokenBenchmark],
+  ['websocket', runWebSocketBenchmark],
+  ['concurrentTurns', runConcurrentTurnsBenchmark],
 ];
 
 async function main(): Promise<number> {
