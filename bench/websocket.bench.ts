@@ -18,7 +18,7 @@ import { createWorkspace } from './support/app-server-launch';
 import { streamDirectiveText } from './support/delta-stream-model';
 import { DeltaStreamModelProcess } from './support/delta-stream-model.process';
 import { figure, type FigureGroup } from './support/figure';
-import { readProcMemory } from './support/proc-status';
+import { readProcMemory, RssSampler } from './support/proc-status';
 import { median, medianIndex } from './support/stats';
 import { collectDeltas, type StreamLoad } from './support/streamed-turn';
 import {
@@ -40,18 +40,23 @@ const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSl
 interface FanOutRun {
   deltasPerSecond: number;
   seconds: number;
+  /** Largest VmRSS of the serving process while it fanned out (sampled every 50 ms). */
+  peakRssMiB: number;
 }
 
 /** Starts the stream with `send` and waits until every client read every delta, in order. */
 async function fanOut(
   clients: readonly BenchWsClient[],
+  serverPid: number,
   send: (text: string) => Promise<unknown>,
   tag: string,
 ): Promise<FanOutRun> {
   const collected = clients.map((client) => collectDeltas(client, FAN_OUT_LOAD));
+  const sampler = new RssSampler(serverPid, 50);
   const began = process.hrtime.bigint();
   await send(streamDirectiveText({ ...FAN_OUT_LOAD, calls: 1, tools: 0, timestamps: false, tag }));
   const runs = await Promise.all(collected);
+  const peakRssMiB = sampler.stop().maxRssMiB;
   for (const run of runs)
     if (run.completion.status !== 'completed')
       throw new Error(`turn ended ${JSON.stringify(run.completion)}`);
@@ -60,7 +65,7 @@ async function fanOut(
     return read > last ? read : last;
   }, began);
   const seconds = Number(lastReadNs - began) / 1e9;
-  return { deltasPerSecond: (clients.length * FAN_OUT_LOAD.deltas) / seconds, seconds };
+  return { deltasPerSecond: (clients.length * FAN_OUT_LOAD.deltas) / seconds, seconds, peakRssMiB };
 }
 
 async function fanOutThroughServer(model: DeltaStreamModelProcess, tag: string): Promise<FanOutRun> {
@@ -74,6 +79,7 @@ async function fanOutThroughServer(model: DeltaStreamModelProcess, tag: string):
       await Promise.all(subscribers.map((client) => client.call('resume', 'thread/resume', { threadId })));
       return await fanOut(
         clients,
+        server.pid,
         (text) => owner.call('turn', 'turn/start', { threadId, input: [{ type: 'text', text }] }),
         tag,
       );
@@ -95,6 +101,7 @@ async function fanOutThroughFloor(model: DeltaStreamModelProcess, tag: string): 
     try {
       return await fanOut(
         clients,
+        floor.pid,
         (text) => clients[0].call('relay', 'relay', { url: model.baseUrl, text }),
         tag,
       );
