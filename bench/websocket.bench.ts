@@ -37,7 +37,7 @@ const WS_FLOOR_SCRIPT = resolve(__dirname, 'floors/ws-broadcast.js');
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-interface FanOutRun {
+export interface FanOutRun {
   deltasPerSecond: number;
   seconds: number;
   /** Largest VmRSS of the serving process while it fanned out (sampled every 50 ms). */
@@ -68,11 +68,16 @@ async function fanOut(
   return { deltasPerSecond: (clients.length * FAN_OUT_LOAD.deltas) / seconds, seconds, peakRssMiB };
 }
 
-async function fanOutThroughServer(model: DeltaStreamModelProcess, tag: string): Promise<FanOutRun> {
+/** Also used by bench/profiling/fan-out-rss.ts with other client counts. */
+export async function fanOutThroughServer(
+  model: DeltaStreamModelProcess,
+  tag: string,
+  clientCount = FAN_OUT_CLIENTS,
+): Promise<FanOutRun> {
   const workspace = createWorkspace(model.baseUrl);
   const server = await startWsAppServer(workspace, join(workspace.dir, 'ws.sqlite'));
   try {
-    const clients = await connectInitialized(server.url, FAN_OUT_CLIENTS);
+    const clients = await connectInitialized(server.url, clientCount);
     try {
       const [owner, ...subscribers] = clients;
       const { threadId } = await owner.call('thread', 'thread/start', { cwd: workspace.threadCwd });
