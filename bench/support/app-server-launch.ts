@@ -50,12 +50,18 @@ export function createWorkspace(modelBaseUrl: string = UNUSED_MODEL_URL): BenchW
   return { dir, settingsPath, threadCwd, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function appServerArgs(workspace: BenchWorkspace, store: string, extra: string[] = []): string[] {
+/** `listen`: the `--listen` value and its options (default stdio; see support/ws-clients.ts). */
+export function appServerArgs(
+  workspace: BenchWorkspace,
+  store: string,
+  extra: string[] = [],
+  listen: string[] = ['stdio'],
+): string[] {
   return [
     DIST_MAIN,
     'app-server',
     '--listen',
-    'stdio',
+    ...listen,
     '--settings',
     workspace.settingsPath,
     '--backend',
