@@ -24,6 +24,7 @@ import type { TurnsService } from '../../core/turns/turns.service';
 import type { AppItem, AppThread } from '../../core/model/types';
 import { DEFAULT_AGENT_KEY } from '../../core/threads/threads.service';
 import { AcpErrors, toAcpError } from './acp-errors';
+import { telemetry } from '../../runtime/telemetry/current-telemetry';
 import type { AcpConnections } from './delivery/acp-connections';
 import type { AcpSessionConnection } from './delivery/acp-session-connection';
 import { threadMcpServers } from './mcp-servers';
@@ -82,7 +83,11 @@ export class AcpAgent {
   /** Serves the client on `stream` until it closes. */
   serve(stream: Stream): AgentConnection {
     const served = this.app().connect(stream);
+    // docs/spec/observability.md §3: an editor's connection counts like any other door's.
+    const transport = { 'vv_agent.transport': telemetry().transport };
+    telemetry().add('vv_agent.connections.active', 1, transport);
     void served.closed.finally(() => {
+      telemetry().add('vv_agent.connections.active', -1, transport);
       if (this.connection !== null) this.core.connections.close(this.connection);
     });
     return served;
