@@ -1,8 +1,12 @@
 /**
- * The protocol's method index (docs/spec/protocol.md §3, §4, §11.1) without its params DTOs: names, params
- * modes, runtime needs, params / result type names and sections. It is the registry's declarative
- * half — what the typed client reads at run time, so a client bundle never loads class-validator;
- * [`registry.ts`](./registry.ts) binds each request to its DTO. No behaviour lives here.
+ * The protocol's method definitions (docs/spec/protocol.md §3, §4, §11.1): the one place a method's name is
+ * written. Each entry holds the name, params mode, runtime need, params / result type names and section;
+ * everything else is derived from it — the registry's router table and params DTOs
+ * ([`registry.ts`](./registry.ts), which binds DTOs by params TYPE name, never by method name), the
+ * envelope schemas, the handler signatures (`ParamsOf` / `ResultOf` in [`method-types.ts`](./method-types.ts),
+ * checked by `@RpcMethod`) and the typed client's signatures. This is the light half: the typed client
+ * reads it at run time, so it imports nothing (a client bundle never loads class-validator or Nest).
+ * No behaviour lives here. Adding a method: docs/architecture.md, "Adding a method".
  */
 
 /**
@@ -42,9 +46,19 @@ function request<M extends string, P extends string | null, R extends string>(
   return { method, kind: 'request', paramsMode, paramsTypeName, needsRuntime, resultTypeName, section };
 }
 
+/** `initialize` (§3.1): the dispatcher checks the §1.6 handshake order against this entry. */
+export const INITIALIZE = request(
+  'initialize',
+  'required',
+  'InitializeParams',
+  false,
+  'InitializeResponse',
+  '3.1',
+);
+
 /** Every client method of the §3 method index, in index order. */
 export const METHOD_INDEX = [
-  request('initialize', 'required', 'InitializeParams', false, 'InitializeResponse', '3.1'),
+  INITIALIZE,
   {
     method: 'initialized' as const,
     kind: 'notification' as const,
@@ -156,6 +170,13 @@ export type ClientMethodName = (typeof METHOD_INDEX)[number]['method'];
 /** The client request method names (what the typed client's `request()` accepts). */
 export type ClientRequestMethod = Extract<(typeof METHOD_INDEX)[number], { kind: 'request' }>['method'];
 export type ServerNotificationMethod = (typeof SERVER_NOTIFICATIONS)[number]['method'];
+/** The definition of one client method (request or notification). */
+export type ClientMethodDefinition<M extends ClientMethodName> = Extract<
+  (typeof METHOD_INDEX)[number],
+  { readonly method: M }
+>;
+/** The params type names of the requests that have params: the keys of the registry's DTO binding. */
+export type ParamsTypeName = NonNullable<(typeof METHOD_INDEX)[number]['paramsTypeName']>;
 
 const RESULT_TYPE_NAMES: ReadonlyMap<string, string> = new Map(
   (METHOD_INDEX as readonly MethodIndexEntry[]).flatMap((entry) =>
