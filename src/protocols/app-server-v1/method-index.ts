@@ -15,6 +15,12 @@
  */
 export type ParamsMode = 'required' | 'optional' | 'empty' | 'none';
 
+/**
+ * Which of a request's types §11.2 (and the history / MCP specs) publish as schema files of their own
+ * (`schema/app-server/<Name>.json` / `.ts`); the others appear only inside `ClientRequest` / `$defs`.
+ */
+export type SchemaFiles = 'result' | 'params' | 'params and result' | 'none';
+
 export interface MethodIndexEntry {
   readonly method: string;
   readonly kind: 'request' | 'notification';
@@ -27,6 +33,8 @@ export interface MethodIndexEntry {
   readonly resultTypeName: string | null;
   /** Section of protocol.md. */
   readonly section: string;
+  /** The types published as schema files of their own; the schema generator's file list reads it. */
+  readonly schemaFiles: SchemaFiles;
 }
 
 /** Keeps the literal method and type names in the entry's type: the typed client derives its signatures from them. */
@@ -37,13 +45,23 @@ function request<M extends string, P extends string | null, R extends string>(
   needsRuntime: boolean,
   resultTypeName: R,
   section: string,
+  schemaFiles: SchemaFiles = 'result',
 ): MethodIndexEntry & {
   readonly method: M;
   readonly kind: 'request';
   readonly paramsTypeName: P;
   readonly resultTypeName: R;
 } {
-  return { method, kind: 'request', paramsMode, paramsTypeName, needsRuntime, resultTypeName, section };
+  return {
+    method,
+    kind: 'request',
+    paramsMode,
+    paramsTypeName,
+    needsRuntime,
+    resultTypeName,
+    section,
+    schemaFiles,
+  };
 }
 
 /** `initialize` (§3.1): the dispatcher checks the §1.6 handshake order against this entry. */
@@ -54,6 +72,7 @@ export const INITIALIZE = request(
   false,
   'InitializeResponse',
   '3.1',
+  'params and result',
 );
 
 /** Every client method of the §3 method index, in index order. */
@@ -67,6 +86,7 @@ export const METHOD_INDEX = [
     needsRuntime: false,
     resultTypeName: null,
     section: '3.2',
+    schemaFiles: 'none',
   },
   request('thread/start', 'optional', 'ThreadStartParams', true, 'ThreadStartResponse', '3.3'),
   request('thread/resume', 'required', 'ThreadResumeParams', true, 'ThreadResumeResponse', '3.4'),
@@ -85,7 +105,15 @@ export const METHOD_INDEX = [
   request('turn/steer', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.10'),
   request('turn/followUp', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.11'),
   request('turn/interrupt', 'required', 'TurnInterruptParams', true, 'TurnInterruptResponse', '3.12'),
-  request('approval/resolve', 'required', 'ApprovalResolveParams', false, 'ApprovalResolveResponse', '3.13'),
+  request(
+    'approval/resolve',
+    'required',
+    'ApprovalResolveParams',
+    false,
+    'ApprovalResolveResponse',
+    '3.13',
+    'params',
+  ),
   request('model/list', 'optional', 'ModelListParams', false, 'ModelListResponse', '3.14'),
   request('schema/export', 'empty', null, false, 'SchemaExportResponse', '3.15'),
   request(

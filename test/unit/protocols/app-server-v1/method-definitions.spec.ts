@@ -14,6 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { METHOD_INDEX } from '../../../../src/protocols/app-server-v1/method-index';
 import { APP_SERVER_V1_HANDLERS } from '../../../../src/protocols/app-server-v1/handlers';
+import { MESSAGE_DEFINITIONS, definitionInfo } from '../../../../src/protocols/app-server-v1/messages';
 
 const ROOT = join(__dirname, '../../../..');
 const SRC = join(ROOT, 'src');
@@ -60,5 +61,18 @@ describe('a client method name is written in at most 3 files under src/ (definit
 
   it('counts every handler class file of the protocol as a handler file', () => {
     expect(APP_SERVER_V1_HANDLERS.length).toBe(FILES.filter(({ path }) => HANDLER.test(path)).length);
+  });
+});
+
+describe('the message definitions', () => {
+  it('are keyed by their own names (results.ts and notifications.ts are spread into them)', () => {
+    for (const [key, definition] of Object.entries(MESSAGE_DEFINITIONS)) {
+      expect(definitionInfo(definition)?.name).toBe(key);
+    }
+  });
+
+  it('define every result type name of the method definitions', () => {
+    const names = METHOD_INDEX.map((entry) => entry.resultTypeName).filter((name) => name !== null);
+    expect(names.filter((name) => !(name in MESSAGE_DEFINITIONS))).toEqual([]);
   });
 });
