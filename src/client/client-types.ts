@@ -3,72 +3,57 @@
  * the registry's DTOs, results and notification params from the message definitions.
  */
 import type { MessageTypes } from '../protocols/app-server-v1/messages';
+import type { ParamsTypes } from '../protocols/app-server-v1/method-types';
 import type {
   ClientRequestMethod,
-  METHOD_INDEX,
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
 } from '../protocols/app-server-v1/method-index';
-import type { PARAMS_DTOS } from '../protocols/app-server-v1/registry';
 import type { RequestId } from '../rpc/request-id';
 
 export type { JsonObject, JsonValue } from '../core/model/types';
 export type { RequestId } from '../rpc/request-id';
+export type { ParamsOf, ResultOf } from '../protocols/app-server-v1/method-types';
 
 /** A client request method (what `request()` accepts). */
 export type ClientMethod = ClientRequestMethod;
 
-type RequestSpec<M extends ClientMethod> = Extract<(typeof METHOD_INDEX)[number], { readonly method: M }>;
-
-/** The params a method accepts: the instance type of its registry DTO (`{}` for `schema/export`). */
-export type ParamsOf<M extends ClientMethod> = M extends keyof typeof PARAMS_DTOS
-  ? InstanceType<(typeof PARAMS_DTOS)[M]>
-  : Record<string, never>;
-
-/** The result type of a method, by the registry's `resultTypeName`. */
-export type ResultOf<M extends ClientMethod> = MessageTypes[RequestSpec<M>['resultTypeName'] &
-  keyof MessageTypes];
-
-// Compile-time check: every result type name of the registry has a message definition.
-type UndefinedResultTypes = Exclude<RequestSpec<ClientMethod>['resultTypeName'], keyof MessageTypes>;
-const everyResultTypeIsDefined: [UndefinedResultTypes] extends [never] ? true : UndefinedResultTypes = true;
-void everyResultTypeIsDefined;
-
-export type InitializeParams = ParamsOf<'initialize'>;
+// The named params and result types, by the type names of the method definitions (no method name here).
+export type InitializeParams = ParamsTypes['InitializeParams'];
 export type ClientInfo = InitializeParams['clientInfo'];
 export type ClientCapabilities = NonNullable<InitializeParams['capabilities']>;
-export type ThreadStartParams = ParamsOf<'thread/start'>;
-export type ThreadResumeParams = ParamsOf<'thread/resume'>;
-export type ThreadReadParams = ParamsOf<'thread/read'>;
-export type ThreadListParams = ParamsOf<'thread/list'>;
-export type ThreadArchiveParams = ParamsOf<'thread/archive'>;
-export type ThreadUnsubscribeParams = ParamsOf<'thread/unsubscribe'>;
-export type TurnStartParams = ParamsOf<'turn/start'>;
-export type TurnControlParams = ParamsOf<'turn/steer'>;
-export type TurnInterruptParams = ParamsOf<'turn/interrupt'>;
-export type ApprovalResolveParams = ParamsOf<'approval/resolve'>;
-export type ModelListParams = ParamsOf<'model/list'>;
-export type ThreadMetadataUpdateParams = ParamsOf<'thread/metadata/update'>;
-export type ThreadForkParams = ParamsOf<'thread/fork'>;
-export type ThreadCompactParams = ParamsOf<'thread/compact'>;
-export type McpServerListParams = ParamsOf<'mcpServer/list'>;
+export type ThreadStartParams = ParamsTypes['ThreadStartParams'];
+export type ThreadResumeParams = ParamsTypes['ThreadResumeParams'];
+export type ThreadReadParams = ParamsTypes['ThreadReadParams'];
+export type ThreadListParams = ParamsTypes['ThreadListParams'];
+export type ThreadArchiveParams = ParamsTypes['ThreadArchiveParams'];
+export type ThreadUnsubscribeParams = ParamsTypes['ThreadUnsubscribeParams'];
+export type TurnStartParams = ParamsTypes['TurnStartParams'];
+export type TurnControlParams = ParamsTypes['TurnControlParams'];
+export type TurnInterruptParams = ParamsTypes['TurnInterruptParams'];
+export type ApprovalResolveParams = ParamsTypes['ApprovalResolveParams'];
+export type ModelListParams = ParamsTypes['ModelListParams'];
+export type ThreadMetadataUpdateParams = ParamsTypes['ThreadMetadataUpdateParams'];
+export type ThreadForkParams = ParamsTypes['ThreadForkParams'];
+export type ThreadCompactParams = ParamsTypes['ThreadCompactParams'];
+export type McpServerListParams = ParamsTypes['McpServerListParams'];
 
-export type InitializeResponse = ResultOf<'initialize'>;
-export type ThreadStartResponse = ResultOf<'thread/start'>;
-export type ThreadResumeResponse = ResultOf<'thread/resume'>;
-export type ThreadReadResponse = ResultOf<'thread/read'>;
-export type ThreadListResponse = ResultOf<'thread/list'>;
-export type ThreadArchiveResponse = ResultOf<'thread/archive'>;
-export type ThreadUnsubscribeResponse = ResultOf<'thread/unsubscribe'>;
-export type TurnStartResponse = ResultOf<'turn/start'>;
-export type TurnControlResponse = ResultOf<'turn/steer'>;
-export type TurnInterruptResponse = ResultOf<'turn/interrupt'>;
-export type ModelListResponse = ResultOf<'model/list'>;
-export type SchemaExportResponse = ResultOf<'schema/export'>;
-export type ThreadMetadataUpdateResponse = ResultOf<'thread/metadata/update'>;
-export type ThreadForkResponse = ResultOf<'thread/fork'>;
-export type ThreadCompactResponse = ResultOf<'thread/compact'>;
-export type McpServerListResponse = ResultOf<'mcpServer/list'>;
+export type InitializeResponse = MessageTypes['InitializeResponse'];
+export type ThreadStartResponse = MessageTypes['ThreadStartResponse'];
+export type ThreadResumeResponse = MessageTypes['ThreadResumeResponse'];
+export type ThreadReadResponse = MessageTypes['ThreadReadResponse'];
+export type ThreadListResponse = MessageTypes['ThreadListResponse'];
+export type ThreadArchiveResponse = MessageTypes['ThreadArchiveResponse'];
+export type ThreadUnsubscribeResponse = MessageTypes['ThreadUnsubscribeResponse'];
+export type TurnStartResponse = MessageTypes['TurnStartResponse'];
+export type TurnControlResponse = MessageTypes['TurnControlResponse'];
+export type TurnInterruptResponse = MessageTypes['TurnInterruptResponse'];
+export type ModelListResponse = MessageTypes['ModelListResponse'];
+export type SchemaExportResponse = MessageTypes['SchemaExportResponse'];
+export type ThreadMetadataUpdateResponse = MessageTypes['ThreadMetadataUpdateResponse'];
+export type ThreadForkResponse = MessageTypes['ThreadForkResponse'];
+export type ThreadCompactResponse = MessageTypes['ThreadCompactResponse'];
+export type McpServerListResponse = MessageTypes['McpServerListResponse'];
 
 export type AppThread = MessageTypes['AppThread'];
 export type AppTurn = MessageTypes['AppTurn'];

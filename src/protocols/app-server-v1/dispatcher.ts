@@ -18,7 +18,7 @@ import { RpcErrors, toRpcError, type RpcError } from './errors';
 import { causeMessage } from '../../runtime/cause-message';
 import { errorMessage, responseMessage } from '../../rpc/outbound-messages';
 import { validateParams } from './params-validator';
-import { findClientNotification, findClientRequest } from './registry';
+import { INITIALIZE, findClientNotification, findClientRequest } from './registry';
 import { RpcContext, type HandlerLookup } from './rpc-context';
 import type { RequestId } from '../../rpc/request-id';
 import { traceCarrierOf } from '../../rpc/trace-carrier';
@@ -237,7 +237,7 @@ export class Dispatcher {
     context: RpcContext,
   ): Promise<unknown> {
     const { method } = request;
-    const initialize = method === 'initialize';
+    const initialize = method === INITIALIZE.method;
     if (!initialize && !connection.state.initialized) throw RpcErrors.notInitialized();
     if (initialize && connection.state.initialized) throw RpcErrors.alreadyInitialized();
     const spec = findClientRequest(method);

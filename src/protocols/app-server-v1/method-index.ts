@@ -1,8 +1,12 @@
 /**
- * The protocol's method index (docs/spec/protocol.md §3, §4, §11.1) without its params DTOs: names, params
- * modes, runtime needs, params / result type names and sections. It is the registry's declarative
- * half — what the typed client reads at run time, so a client bundle never loads class-validator;
- * [`registry.ts`](./registry.ts) binds each request to its DTO. No behaviour lives here.
+ * The protocol's method definitions (docs/spec/protocol.md §3, §4, §11.1): the one place a method's name is
+ * written. Each entry holds the name, params mode, runtime need, params / result type names and section;
+ * everything else is derived from it — the registry's router table and params DTOs
+ * ([`registry.ts`](./registry.ts), which binds DTOs by params TYPE name, never by method name), the
+ * envelope schemas, the handler signatures (`ParamsOf` / `ResultOf` in [`method-types.ts`](./method-types.ts),
+ * checked by `@RpcMethod`) and the typed client's signatures. This is the light half: the typed client
+ * reads it at run time, so it imports nothing (a client bundle never loads class-validator or Nest).
+ * No behaviour lives here. Adding a method: docs/architecture.md, "Adding a method".
  */
 
 /**
@@ -10,6 +14,12 @@
  * `empty`: absent, null or exactly `{}` (schema/export). `none`: a notification whose params are ignored.
  */
 export type ParamsMode = 'required' | 'optional' | 'empty' | 'none';
+
+/**
+ * Which of a request's types §11.2 (and the history / MCP specs) publish as schema files of their own
+ * (`schema/app-server/<Name>.json` / `.ts`); the others appear only inside `ClientRequest` / `$defs`.
+ */
+export type SchemaFiles = 'result' | 'params' | 'params and result' | 'none';
 
 export interface MethodIndexEntry {
   readonly method: string;
@@ -23,6 +33,8 @@ export interface MethodIndexEntry {
   readonly resultTypeName: string | null;
   /** Section of protocol.md. */
   readonly section: string;
+  /** The types published as schema files of their own; the schema generator's file list reads it. */
+  readonly schemaFiles: SchemaFiles;
 }
 
 /** Keeps the literal method and type names in the entry's type: the typed client derives its signatures from them. */
@@ -33,18 +45,39 @@ function request<M extends string, P extends string | null, R extends string>(
   needsRuntime: boolean,
   resultTypeName: R,
   section: string,
+  schemaFiles: SchemaFiles = 'result',
 ): MethodIndexEntry & {
   readonly method: M;
   readonly kind: 'request';
   readonly paramsTypeName: P;
   readonly resultTypeName: R;
 } {
-  return { method, kind: 'request', paramsMode, paramsTypeName, needsRuntime, resultTypeName, section };
+  return {
+    method,
+    kind: 'request',
+    paramsMode,
+    paramsTypeName,
+    needsRuntime,
+    resultTypeName,
+    section,
+    schemaFiles,
+  };
 }
+
+/** `initialize` (§3.1): the dispatcher checks the §1.6 handshake order against this entry. */
+export const INITIALIZE = request(
+  'initialize',
+  'required',
+  'InitializeParams',
+  false,
+  'InitializeResponse',
+  '3.1',
+  'params and result',
+);
 
 /** Every client method of the §3 method index, in index order. */
 export const METHOD_INDEX = [
-  request('initialize', 'required', 'InitializeParams', false, 'InitializeResponse', '3.1'),
+  INITIALIZE,
   {
     method: 'initialized' as const,
     kind: 'notification' as const,
@@ -53,6 +86,7 @@ export const METHOD_INDEX = [
     needsRuntime: false,
     resultTypeName: null,
     section: '3.2',
+    schemaFiles: 'none',
   },
   request('thread/start', 'optional', 'ThreadStartParams', true, 'ThreadStartResponse', '3.3'),
   request('thread/resume', 'required', 'ThreadResumeParams', true, 'ThreadResumeResponse', '3.4'),
@@ -71,7 +105,15 @@ export const METHOD_INDEX = [
   request('turn/steer', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.10'),
   request('turn/followUp', 'required', 'TurnControlParams', true, 'TurnControlResponse', '3.11'),
   request('turn/interrupt', 'required', 'TurnInterruptParams', true, 'TurnInterruptResponse', '3.12'),
-  request('approval/resolve', 'required', 'ApprovalResolveParams', false, 'ApprovalResolveResponse', '3.13'),
+  request(
+    'approval/resolve',
+    'required',
+    'ApprovalResolveParams',
+    false,
+    'ApprovalResolveResponse',
+    '3.13',
+    'params',
+  ),
   request('model/list', 'optional', 'ModelListParams', false, 'ModelListResponse', '3.14'),
   request('schema/export', 'empty', null, false, 'SchemaExportResponse', '3.15'),
   request(
@@ -156,6 +198,13 @@ export type ClientMethodName = (typeof METHOD_INDEX)[number]['method'];
 /** The client request method names (what the typed client's `request()` accepts). */
 export type ClientRequestMethod = Extract<(typeof METHOD_INDEX)[number], { kind: 'request' }>['method'];
 export type ServerNotificationMethod = (typeof SERVER_NOTIFICATIONS)[number]['method'];
+/** The definition of one client method (request or notification). */
+export type ClientMethodDefinition<M extends ClientMethodName> = Extract<
+  (typeof METHOD_INDEX)[number],
+  { readonly method: M }
+>;
+/** The params type names of the requests that have params: the keys of the registry's DTO binding. */
+export type ParamsTypeName = NonNullable<(typeof METHOD_INDEX)[number]['paramsTypeName']>;
 
 const RESULT_TYPE_NAMES: ReadonlyMap<string, string> = new Map(
   (METHOD_INDEX as readonly MethodIndexEntry[]).flatMap((entry) =>

@@ -2,8 +2,9 @@
  * The protocol registry (docs/spec/protocol.md §3 method index, §4, §11.1): the single source of truth for
  * method names, params modes, params DTOs, runtime needs and result / params type names. The request
  * router and the params validator read it; the schema generator and the typed client derive from it.
- * The declarative index lives in [`method-index.ts`](./method-index.ts); this file binds each
- * request to the class-validator DTO its params are validated against. No behaviour lives here.
+ * The declarative definitions live in [`method-index.ts`](./method-index.ts); this file binds each params
+ * type name of those definitions to the class-validator DTO its params are validated against — keyed by
+ * type name, so no method name is written here. No behaviour lives here.
  */
 import {
   ApprovalResolveParamsDto,
@@ -23,16 +24,19 @@ import {
   TurnInterruptParamsDto,
   TurnStartParamsDto,
 } from './dto';
-import { METHOD_INDEX, type ClientRequestMethod, type MethodIndexEntry } from './method-index';
+import { METHOD_INDEX, type MethodIndexEntry, type ParamsTypeName } from './method-index';
 
 export {
+  INITIALIZE,
   METHOD_INDEX,
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
+  type ClientMethodDefinition,
   type ClientMethodName,
   type ClientRequestMethod,
   type MethodIndexEntry,
   type ParamsMode,
+  type ParamsTypeName,
   type ServerNotificationMethod,
   type ServerNotificationSpec,
   type ServerRequestSpec,
@@ -45,35 +49,39 @@ export interface ClientMethodSpec extends MethodIndexEntry {
   readonly paramsDto: ParamsDtoClass | null;
 }
 
-/** The params DTO of every request that has params (`schema/export` has none). */
+/**
+ * The params DTO of every params type of the definitions (`schema/export` has none; `turn/steer` and
+ * `turn/followUp` share `TurnControlParams`). A definition naming a type missing here, or a key no
+ * definition names (`satisfies`' excess-property check), fails `tsc`.
+ */
 export const PARAMS_DTOS = {
-  initialize: InitializeParamsDto,
-  'thread/start': ThreadStartParamsDto,
-  'thread/resume': ThreadResumeParamsDto,
-  'thread/read': ThreadReadParamsDto,
-  'thread/list': ThreadListParamsDto,
-  'thread/archive': ThreadArchiveParamsDto,
-  'thread/unsubscribe': ThreadUnsubscribeParamsDto,
-  'turn/start': TurnStartParamsDto,
-  'turn/steer': TurnControlParamsDto,
-  'turn/followUp': TurnControlParamsDto,
-  'turn/interrupt': TurnInterruptParamsDto,
-  'approval/resolve': ApprovalResolveParamsDto,
-  'model/list': ModelListParamsDto,
-  'thread/metadata/update': ThreadMetadataUpdateParamsDto,
-  'thread/fork': ThreadForkParamsDto,
-  'thread/compact': ThreadCompactParamsDto,
-  'mcpServer/list': McpServerListParamsDto,
-} as const satisfies Record<Exclude<ClientRequestMethod, 'schema/export'>, ParamsDtoClass>;
+  InitializeParams: InitializeParamsDto,
+  ThreadStartParams: ThreadStartParamsDto,
+  ThreadResumeParams: ThreadResumeParamsDto,
+  ThreadReadParams: ThreadReadParamsDto,
+  ThreadListParams: ThreadListParamsDto,
+  ThreadArchiveParams: ThreadArchiveParamsDto,
+  ThreadUnsubscribeParams: ThreadUnsubscribeParamsDto,
+  TurnStartParams: TurnStartParamsDto,
+  TurnControlParams: TurnControlParamsDto,
+  TurnInterruptParams: TurnInterruptParamsDto,
+  ApprovalResolveParams: ApprovalResolveParamsDto,
+  ModelListParams: ModelListParamsDto,
+  ThreadMetadataUpdateParams: ThreadMetadataUpdateParamsDto,
+  ThreadForkParams: ThreadForkParamsDto,
+  ThreadCompactParams: ThreadCompactParamsDto,
+  McpServerListParams: McpServerListParamsDto,
+} as const satisfies { readonly [K in ParamsTypeName]: ParamsDtoClass };
 
-function paramsDtoOf(method: string): ParamsDtoClass | null {
-  return (PARAMS_DTOS as Partial<Record<string, ParamsDtoClass>>)[method] ?? null;
+function paramsDtoOf(paramsTypeName: string | null): ParamsDtoClass | null {
+  if (paramsTypeName === null) return null;
+  return (PARAMS_DTOS as Partial<Record<string, ParamsDtoClass>>)[paramsTypeName] ?? null;
 }
 
 /** Every client method of the §3 method index, in index order, with its DTO. */
 export const CLIENT_METHODS: readonly ClientMethodSpec[] = METHOD_INDEX.map((entry) => ({
   ...entry,
-  paramsDto: paramsDtoOf(entry.method),
+  paramsDto: paramsDtoOf(entry.paramsTypeName),
 }));
 
 const REQUESTS_BY_METHOD = new Map(

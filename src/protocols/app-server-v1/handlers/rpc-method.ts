@@ -1,17 +1,25 @@
 /**
  * Marks a handler method as the handler of one client method of the registry. The name is checked
- * against the registry at compile time; `collectHandlers` builds the method → handler table from
+ * against the method definitions at compile time, and so is the signature: the decorated method must
+ * accept `ParamsOf<M>` and return `ResultOf<M>` (see `RpcHandlerOf`); `collectHandlers` builds the method → handler table from
  * the marked methods of the handler instances, whatever Nest application hosts them (HTTP,
  * microservice, standalone context) — handlers do not come from a transport strategy.
  */
 import 'reflect-metadata';
+import type { RpcHandlerOf } from '../method-types';
 import type { ClientMethodName } from '../registry';
 import type { RpcHandler } from '../rpc-context';
 
 const RPC_METHOD = Symbol('vv-agent:rpc-method');
 
 /** A handler receives the validated params and the request's context, in that order. */
-export function RpcMethod(method: ClientMethodName): MethodDecorator {
+export function RpcMethod<M extends ClientMethodName>(
+  method: M,
+): <H extends RpcHandlerOf<M>>(
+  target: object,
+  propertyKey: string | symbol,
+  descriptor: TypedPropertyDescriptor<H>,
+) => void {
   return (target, propertyKey) => {
     Reflect.defineMetadata(RPC_METHOD, method, target, propertyKey);
   };

@@ -4,7 +4,7 @@
  * envelope builders. Pure and deterministic.
  */
 import { findMessageDefinition, schemaDocument, type SchemaDocument } from '../messages';
-import { CLIENT_METHODS } from '../registry';
+import { CLIENT_METHODS, METHOD_INDEX, SERVER_REQUESTS, type MethodIndexEntry } from '../registry';
 import {
   clientRequestDocument,
   jsonRpcMessageDocument,
@@ -13,48 +13,46 @@ import {
 } from './envelope-schemas';
 import { paramsSchemas } from './params-schema';
 
-/** Exactly the names of §11.2, sorted. There is no `TurnStartParams` file and no `turn/resume` type. */
-export const SCHEMA_NAMES = [
-  'AppItem',
-  'AppModelInfo',
-  'AppThread',
-  'AppTokenUsage',
-  'AppTurn',
-  'ApprovalDecision',
-  'ApprovalRequestParams',
-  'ApprovalResolveParams',
-  'ApprovalResponse',
-  'ClientRequest',
-  'InitializeParams',
-  'InitializeResponse',
-  'JsonRpcMessage',
-  'McpServerListResponse',
-  'ModelListResponse',
-  'SchemaExportResponse',
-  'ServerNotification',
-  'ServerRequest',
-  'ThreadArchiveResponse',
-  'ThreadCompactResponse',
-  'ThreadForkResponse',
-  'ThreadListResponse',
-  'ThreadMetadataUpdateResponse',
-  'ThreadReadResponse',
-  'ThreadResumeResponse',
-  'ThreadStartResponse',
-  'ThreadUnsubscribeResponse',
-  'TurnControlResponse',
-  'TurnInterruptResponse',
-  'TurnStartResponse',
-] as const;
-
-export type SchemaName = (typeof SCHEMA_NAMES)[number];
-
 const ENVELOPE_DOCUMENTS = new Map<string, () => SchemaDocument>([
   ['ClientRequest', clientRequestDocument],
   ['ServerNotification', serverNotificationDocument],
   ['ServerRequest', serverRequestDocument],
   ['JsonRpcMessage', jsonRpcMessageDocument],
 ]);
+
+/** The data types §11.2 publishes as files of their own. */
+const PUBLISHED_DATA_TYPES = [
+  'AppItem',
+  'AppModelInfo',
+  'AppThread',
+  'AppTokenUsage',
+  'AppTurn',
+  'ApprovalDecision',
+];
+
+function publishedTypesOf(entry: MethodIndexEntry): (string | null)[] {
+  const { paramsTypeName, resultTypeName, schemaFiles } = entry;
+  if (schemaFiles === 'result') return [resultTypeName];
+  if (schemaFiles === 'params') return [paramsTypeName];
+  if (schemaFiles === 'params and result') return [paramsTypeName, resultTypeName];
+  return [];
+}
+
+/**
+ * Exactly the names of §11.2 plus the history.md / mcp.md results, sorted: the envelopes, the published
+ * data types, the server request's params and result, and each method definition's `schemaFiles`.
+ * There is no `TurnStartParams` file and no `turn/resume` type.
+ */
+export const SCHEMA_NAMES: readonly string[] = [
+  ...new Set([
+    ...ENVELOPE_DOCUMENTS.keys(),
+    ...PUBLISHED_DATA_TYPES,
+    ...SERVER_REQUESTS.flatMap((spec) => [spec.paramsTypeName, spec.resultTypeName]),
+    ...METHOD_INDEX.flatMap(publishedTypesOf).filter((name): name is string => name !== null),
+  ]),
+].sort();
+
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 function paramsDocument(name: string): SchemaDocument | undefined {
   const spec = CLIENT_METHODS.find((s) => s.paramsTypeName === name);
