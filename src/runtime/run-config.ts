@@ -9,6 +9,8 @@ import type { TaskTokenUsage } from './usage/types';
 import type { RunEventStore } from './event-store/types';
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { PromptSize } from './compaction/prompt-size-tracker';
+import type { CommandSandbox } from './sandbox/command-sandbox';
+import type { SandboxMode } from './sandbox/sandbox-mode';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
 
@@ -43,6 +45,13 @@ export interface RunConfig {
    * server's `tools/list_changed`) reaches the model within the run.
    */
   toolSource?: DynamicToolSource;
+  /**
+   * docs/spec/sandbox.md §1: the run's sandbox mode. Absent: `workspace-write` when a
+   * `commandSandbox` is configured, else no restriction (an embedder without a sandbox).
+   */
+  sandbox?: SandboxMode;
+  /** docs/spec/sandbox.md §3: the OS boundary `bash` runs in for a confined mode. */
+  commandSandbox?: CommandSandbox;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   budgetLimits?: Record<string, unknown>;

@@ -19,6 +19,7 @@ import { buildRunToolSet } from './tools/run-tool-set';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
 import { causeMessage } from './cause-message';
+import { resolveRunSandbox } from './sandbox/run-sandbox';
 
 export interface RunLaunch {
   runner: RunnerDefaults;
@@ -43,6 +44,10 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
     workspace: plan.workspace,
     metadata: plan.metadata,
     sharedState: { todo_list: [] },
+    sandbox: resolveRunSandbox(
+      config.sandbox ?? defaults.sandbox,
+      config.commandSandbox ?? defaults.commandSandbox,
+    ),
     registry: plan.registry,
     visibleTools: new Set(plan.visibleTools),
     toolPolicy: plan.toolPolicy,

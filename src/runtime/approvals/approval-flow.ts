@@ -10,13 +10,19 @@ import { requiresApproval } from './approval-policy';
 import type { ApprovalDecision, ApprovalRequest } from './types';
 import { causeMessage } from '../cause-message';
 import { untilAborted } from '../until-aborted';
+import { sandboxReport } from '../sandbox/run-sandbox';
 
 export type ApprovalVerdict =
   | { kind: 'execute' }
   /** The call ends without running; `runFailure` fails the whole run (provider error). */
   | { kind: 'rejected'; result: ToolExecutionResult; runFailure: string | null };
 
-function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: number): ApprovalRequest {
+function buildRequest(
+  scope: ToolRunScope,
+  tool: RegisteredTool,
+  call: DecodedToolCall,
+  cycleIndex: number,
+): ApprovalRequest {
   return {
     requestId: newId('approval_'),
     runId: scope.runId,
@@ -28,6 +34,8 @@ function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: nu
     arguments: call.arguments,
     preview: `${call.name} ${JSON.stringify(call.arguments)}`,
     metadata: { ...scope.metadata },
+    // docs/spec/sandbox.md §4: a dialog can say "runs sandboxed, no network".
+    ...(tool.definition.sandboxed === true ? { sandbox: sandboxReport(scope.sandbox) } : {}),
   };
 }
 
@@ -103,7 +111,7 @@ export async function approveToolCall(
       runFailure: null,
     };
   }
-  const request = buildRequest(scope, call, cycleIndex);
+  const request = buildRequest(scope, tool, call, cycleIndex);
   try {
     if (broker.allowsToolForSession(call.name) || !provider.shouldRequest(request))
       return { kind: 'execute' };
@@ -119,6 +127,7 @@ export async function approveToolCall(
       tool_call_id: call.id,
       tool_name: call.name,
       message: `Approval required for tool ${call.name}.`,
+      ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
     },
     { arguments: call.arguments, tool_name: call.name },
   );

@@ -2,6 +2,7 @@
 import type { TokenUsage } from '../usage/types';
 import type { ToolMetadata, ToolStatus, ToolDirective } from '../tools/types';
 import type { Message } from '../messages';
+import type { SandboxReport } from '../sandbox/sandbox-mode';
 
 export type CompletionReason =
   | 'tool_finish'
@@ -115,6 +116,8 @@ export type RunEventPayload =
       tool_call_id: string;
       tool_name: string;
       message: string;
+      /** docs/spec/sandbox.md §4: where the call would run (sandboxed tools only). */
+      sandbox?: SandboxReport;
     }
   | { type: 'approval_resolved'; request_id: string; tool_call_id: string; tool_name: string; action: string }
   | {
@@ -136,6 +139,8 @@ export type RunEventPayload =
       tool_metadata?: ToolMetadata;
       output_preview?: string;
       output_truncated?: boolean;
+      /** docs/spec/sandbox.md §4: the boundary the call ran in. */
+      sandbox?: SandboxReport;
     }
   | {
       type: 'diagnostic';

@@ -2,6 +2,7 @@
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { ApprovalPolicy, ApprovalProvider } from '../approvals/types';
 import type { RunEventSink } from '../events/run-event-sink';
+import type { RunSandbox } from '../sandbox/run-sandbox';
 import type { ToolRegistry } from './tool-registry';
 import type { ToolContext, ToolPolicy } from './types';
 
@@ -19,6 +20,8 @@ export interface ToolRunScope {
   workspace: string;
   metadata: Record<string, unknown>;
   sharedState: Record<string, unknown>;
+  /** docs/spec/sandbox.md §1: the run's effective mode and boundary. */
+  sandbox: RunSandbox;
   registry: ToolRegistry;
   visibleTools: ReadonlySet<string>;
   toolPolicy: ToolPolicy;
@@ -45,5 +48,6 @@ export function toolContext(
     metadata: scope.metadata,
     sharedState: scope.sharedState,
     signal,
+    sandbox: scope.sandbox,
   };
 }

@@ -1,4 +1,6 @@
 /** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
+import type { RunSandbox } from '../sandbox/run-sandbox';
+import type { SandboxReport } from '../sandbox/sandbox-mode';
 
 export type ToolSideEffect = 'unknown' | 'none' | 'read' | 'write' | 'execute' | 'network' | 'external';
 export type ToolIdempotency = 'unknown' | 'supported' | 'unsupported';
@@ -48,6 +50,8 @@ export interface ToolExecutionResult {
   cursor?: ReadCursor;
   original_bytes?: number;
   visible_bytes?: number;
+  /** docs/spec/sandbox.md §4: set by a call that ran inside the OS sandbox. */
+  sandbox?: SandboxReport;
 }
 
 export type ToolOutput =
@@ -68,6 +72,8 @@ export interface ToolContext {
   sharedState: Record<string, unknown>;
   /** Aborted on run cancellation. */
   signal: AbortSignal;
+  /** docs/spec/sandbox.md §1: the run's sandbox; absent = none configured (no restriction). */
+  sandbox?: RunSandbox;
 }
 
 export type JsonSchema = Record<string, unknown>;
@@ -93,6 +99,11 @@ export interface ToolDefinition {
    * schema from elsewhere, e.g. an MCP server's, that the runtime's validator cannot compile).
    */
   validateArguments?: boolean;
+  /**
+   * The handler runs its work inside the run's command sandbox (`bash`): its approval request
+   * carries the sandbox report (docs/spec/sandbox.md §4).
+   */
+  sandboxed?: boolean;
   handler(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput>;
 }
 

@@ -12,6 +12,7 @@ import { closeSync, createWriteStream, openSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { ProgramInvocation } from '../../sandbox/command-sandbox';
 import { commandEnvironment } from './shell-environment';
 import { anchorFileName } from './orphaned-commands';
 import {
@@ -44,6 +45,8 @@ export interface ShellRequest {
   captureLimitBytes?: number;
   /** Base environment (default: the server's), filtered per §10.6 v1.1. */
   env?: NodeJS.ProcessEnv;
+  /** docs/spec/sandbox.md §3: puts the shell inside the OS sandbox; absent = run it directly. */
+  wrap?: (program: ProgramInvocation) => ProgramInvocation;
 }
 
 export type ShellOutcome = (
@@ -93,7 +96,9 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   const anchor = openAnchor(marker);
   let child;
   try {
-    child = spawn('bash', ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script], {
+    const shell = { file: 'bash', args: ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script] };
+    const program = request.wrap?.(shell) ?? shell;
+    child = spawn(program.file, program.args, {
       cwd: request.cwd,
       detached: true,
       // fd 3 (ANCHOR_FD): the anchor descriptor every descendant inherits (see process-tree.ts).

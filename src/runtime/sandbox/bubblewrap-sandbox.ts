@@ -1,0 +1,92 @@
+/**
+ * The Linux CommandSandbox (docs/spec/sandbox.md §3) over the `bwrap` binary found at startup. It is
+ * probed once, by running `true` inside the same kind of boundary a command gets; a failing probe
+ * makes it unavailable, and `bash` then fails closed (`sandbox_unavailable`).
+ */
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+
+import { bubblewrapArguments } from './bubblewrap-arguments';
+import {
+  SandboxRefusal,
+  type CommandSandbox,
+  type ProgramInvocation,
+  type SandboxScope,
+} from './command-sandbox';
+import {
+  hiddenMounts,
+  hidingPathOf,
+  protectedPaths,
+  realPathOrNull,
+  type HiddenPathList,
+} from './sandbox-paths';
+
+export interface BubblewrapSettings {
+  /** Absolute path of `bwrap`, found once at startup (a workspace `bwrap` on PATH cannot stand in). */
+  bwrapPath: string;
+  hidden: HiddenPathList;
+  /** `--sandbox-writable-root`, already resolved and checked against `hidden`. */
+  extraWritableRoots: readonly string[];
+  networkAllowed: boolean;
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+export class BubblewrapSandbox implements CommandSandbox {
+  readonly networkAllowed: boolean;
+  readonly extraWritableRoots: readonly string[];
+  private cause: string | null = null;
+
+  constructor(private readonly settings: BubblewrapSettings) {
+    this.networkAllowed = settings.networkAllowed;
+    this.extraWritableRoots = settings.extraWritableRoots;
+  }
+
+  get unavailableCause(): string | null {
+    return this.cause;
+  }
+
+  /** §3 "Probe once at startup (run `true` in a sandbox)"; records the cause when it fails. */
+  probe(): this {
+    const program = this.wrap({ file: 'true', args: [] }, { mode: 'read-only', workspace: '/', cwd: '/' });
+    const result = spawnSync(program.file, program.args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: PROBE_TIMEOUT_MS,
+      cwd: tmpdir(),
+    });
+    if (result.error) this.cause = `${this.settings.bwrapPath}: ${result.error.message}`;
+    else if (result.status !== 0) {
+      // bwrap's own one-line reason (e.g. "No permissions to creating new namespace"); never user content.
+      const reason = result.stderr.toString('utf8').trim().split('\n')[0] ?? '';
+      this.cause = `bwrap exited with ${result.status ?? result.signal}${reason === '' ? '' : `: ${reason}`}`;
+    }
+    return this;
+  }
+
+  wrap(program: ProgramInvocation, scope: SandboxScope): ProgramInvocation {
+    const writableRoots = scope.mode === 'workspace-write' ? this.writableRootsFor(scope.workspace) : [];
+    const cwd = realPathOrNull(scope.cwd) ?? scope.cwd;
+    const args = bubblewrapArguments(
+      {
+        writableRoots,
+        protectedPaths: writableRoots.flatMap(protectedPaths),
+        hidden: hiddenMounts(this.settings.hidden, writableRoots),
+        network: scope.mode === 'workspace-write' && this.networkAllowed,
+        cwd,
+      },
+      program,
+    );
+    return { file: this.settings.bwrapPath, args };
+  }
+
+  private writableRootsFor(workspace: string): string[] {
+    const real = realPathOrNull(workspace);
+    if (real === null) throw new SandboxRefusal(`Workspace not found: ${workspace}`);
+    // §3: a writable root that resolves into a hidden path is refused.
+    const hiding = hidingPathOf(real, this.settings.hidden);
+    if (hiding !== null) {
+      throw new SandboxRefusal(`The workspace lies inside a path the sandbox hides (${hiding}).`);
+    }
+    return [real, ...this.settings.extraWritableRoots.filter((root) => root !== real)];
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Where one `bash` command runs (docs/spec/sandbox.md §1, §3): inside the run's OS sandbox for a confined
+ * mode, failing closed when there is none (`sandbox_unavailable`), or unconfined for
+ * `danger-full-access`. Checked per call, decided once per server: the boundary was probed at startup.
+ */
+import type { ProgramInvocation } from '../../sandbox/command-sandbox';
+import { SandboxRefusal } from '../../sandbox/command-sandbox';
+import { sandboxReport, UNCONFINED_RUN_SANDBOX, type RunSandbox } from '../../sandbox/run-sandbox';
+import { isConfined, type SandboxReport } from '../../sandbox/sandbox-mode';
+import { BuiltinToolError } from './tool-error';
+
+export interface ShellBoundary {
+  /** Turns the shell's own invocation into the sandboxed one; absent = run it as is. */
+  wrap?: (program: ProgramInvocation) => ProgramInvocation;
+  /** §4: present for a sandboxed call. */
+  report?: SandboxReport;
+}
+
+export function unavailableMessage(cause: string): string {
+  return `Sandbox unavailable (${cause}); bash calls fail until the server runs with --sandbox danger-full-access.`;
+}
+
+export function shellBoundary(
+  sandbox: RunSandbox = UNCONFINED_RUN_SANDBOX,
+  workspace: string,
+  cwd: string,
+): ShellBoundary {
+  const { mode, boundary } = sandbox;
+  if (!isConfined(mode)) return {};
+  const cause = boundary === null ? 'no sandbox configured' : boundary.unavailableCause;
+  if (boundary === null || cause !== null) {
+    throw new BuiltinToolError('sandbox_unavailable', unavailableMessage(cause ?? 'unknown'));
+  }
+  const scope = { mode, workspace, cwd };
+  try {
+    // Resolve and refuse now, before anything starts, rather than inside the spawn.
+    boundary.wrap({ file: 'true', args: [] }, scope);
+  } catch (error) {
+    if (error instanceof SandboxRefusal) throw new BuiltinToolError('sandbox_denied', error.message);
+    throw error;
+  }
+  return { wrap: (program) => boundary.wrap(program, scope), report: sandboxReport(sandbox) };
+}
