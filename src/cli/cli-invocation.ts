@@ -1,5 +1,6 @@
 /** What the command line asked for, after parsing (docs/spec/protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { SandboxMode } from '../runtime/sandbox/sandbox-mode';
 import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
 
@@ -11,6 +12,16 @@ export interface WebSocketListenOptions {
   noAuth: boolean;
   /** `--ws-allow-origin`, in command-line order. */
   allowedOrigins: string[];
+}
+
+/** docs/spec/sandbox.md §1, §2: `--sandbox`, `--sandbox-network`, `--sandbox-writable-root`, `--sandbox-deny-read`. */
+export interface SandboxOptions {
+  /** The most permissive mode any turn may use; default `workspace-write`. */
+  mode: SandboxMode;
+  network: boolean;
+  /** As given, in command-line order (resolved at startup). */
+  writableRoots: string[];
+  denyRead: string[];
 }
 
 export interface ListenOptions {
@@ -33,6 +44,7 @@ export interface ListenOptions {
   nativeCaller?: string;
   /** The callers the installed launcher allows; absent → no check (a host started by hand). */
   nativeAllowedCallers?: readonly string[];
+  sandbox: SandboxOptions;
 }
 
 /** Commands with a help section of their own (`vv-agent app-server --help`). */

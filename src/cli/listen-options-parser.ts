@@ -1,6 +1,7 @@
 /** Pure parser of the `app-server` listen options (docs/spec/protocol.md §12.2). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
-import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
+import type { ListenOptions, SandboxOptions, WebSocketListenOptions } from './cli-invocation';
+import { isSandboxMode, SANDBOX_MODES } from '../runtime/sandbox/sandbox-mode';
 import {
   isLoopbackAddress,
   parseWebSocketListenAddress,
@@ -24,12 +25,13 @@ type Flag =
   | '--mcp-config'
   | '--native-caller'
   | '--native-allowed-callers'
-  | '--ws-token-file';
+  | '--ws-token-file'
+  | '--sandbox';
 
-/** Flags without a value (docs/spec/websocket.md §1). */
-const SWITCHES = new Set(['--ws-no-auth']);
+/** Flags without a value (docs/spec/websocket.md §1, docs/spec/sandbox.md §1). */
+const SWITCHES = new Set(['--ws-no-auth', '--sandbox-network']);
 /** Flags that may be given more than once; their values are collected in order. */
-const REPEATABLE = new Set(['--ws-allow-origin']);
+const REPEATABLE = new Set(['--ws-allow-origin', '--sandbox-writable-root', '--sandbox-deny-read']);
 
 type Values = Partial<Record<Flag, string | number>>;
 
@@ -42,6 +44,8 @@ const VALUE_RULES: Record<Flag, (raw: string) => { value: string | number } | { 
       ? { value: raw }
       : { error: INVALID_LISTEN },
   '--ws-token-file': (raw) => ({ value: raw }),
+  '--sandbox': (raw) =>
+    isSandboxMode(raw) ? { value: raw } : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
@@ -92,7 +96,7 @@ function isFlag(name: string): name is Flag {
 export function parseListenOptions(args: readonly string[]): { options: ListenOptions } | { error: string } {
   const values: Values = {};
   const switches = new Set<string>();
-  const origins: string[] = [];
+  const repeated = new Map<string, string[]>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (!arg.startsWith('--')) return { error: `unknown app-server argument: ${arg}` };
@@ -121,7 +125,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
     if (raw === undefined || (raw.trim() === '' && !emptyAllowed))
       return { error: `${name} requires a value` };
     if (!isFlag(name)) {
-      origins.push(raw);
+      repeated.set(name, [...(repeated.get(name) ?? []), raw]);
       continue;
     }
     const parsed = VALUE_RULES[name](raw);
@@ -132,7 +136,9 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
   const listen = String(values['--listen']);
   const address = parseWebSocketListenAddress(listen);
-  const wsGiven = values['--ws-token-file'] !== undefined || switches.size > 0 || origins.length > 0;
+  const origins = repeated.get('--ws-allow-origin') ?? [];
+  const wsGiven =
+    values['--ws-token-file'] !== undefined || switches.has('--ws-no-auth') || origins.length > 0;
   const nativeFlag = NATIVE_FLAGS.find((flag) => values[flag] !== undefined);
   if (nativeFlag !== undefined && listen !== 'native-messaging')
     return { error: `${nativeFlag} requires --listen native-messaging` };
@@ -163,7 +169,22 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       maxMessageBytes: (values['--max-message-bytes'] as number | undefined) ?? 16_777_216,
       mcpConfig: (values['--mcp-config'] as string | undefined) ?? null,
       ...nativeMessagingOptions(values),
+      sandbox: sandboxOptions(values['--sandbox'], switches, repeated),
     },
+  };
+}
+
+/** docs/spec/sandbox.md §1, §2: the server's most permissive mode and what it hides or opens. */
+function sandboxOptions(
+  mode: string | number | undefined,
+  switches: ReadonlySet<string>,
+  repeated: ReadonlyMap<string, string[]>,
+): SandboxOptions {
+  return {
+    mode: isSandboxMode(mode) ? mode : 'workspace-write',
+    network: switches.has('--sandbox-network'),
+    writableRoots: repeated.get('--sandbox-writable-root') ?? [],
+    denyRead: repeated.get('--sandbox-deny-read') ?? [],
   };
 }
 

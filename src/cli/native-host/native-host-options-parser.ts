@@ -5,6 +5,7 @@
  * refused here, before anything is written.
  */
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { isValidExtensionId, isValidHostName, DEFAULT_HOST_NAME } from './native-host-files';
 import { BROWSERS, isChromiumFamily, type Browser } from './native-host-locations';
 import type { NativeHostRequest } from './native-host-request';
@@ -26,6 +27,7 @@ const ACTION_FLAGS: Record<Action, { allowed: readonly string[]; required: reado
       '--model',
       '--store',
       '--approval-policy',
+      '--sandbox',
     ],
     required: ['--browser', '--extension-id', '--settings', '--backend', '--model'],
   },
@@ -49,6 +51,8 @@ const VALUE_RULES: Record<string, (raw: string) => { error: string } | null> = {
     (APPROVAL_POLICIES as readonly string[]).includes(raw)
       ? null
       : { error: '--approval-policy must be one of: on-request, untrusted, never' },
+  '--sandbox': (raw) =>
+    isSandboxMode(raw) ? null : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
 };
 
 function isAction(word: string | undefined): word is Action {
@@ -95,6 +99,7 @@ export function parseNativeHostCommand(
       model: values.get('--model') as string,
       store: values.get('--store') ?? null,
       approvalPolicy: (values.get('--approval-policy') as ApprovalPolicy | undefined) ?? null,
+      sandbox: (values.get('--sandbox') as SandboxMode | undefined) ?? null,
     },
   };
 }

@@ -24,6 +24,8 @@ import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
+import { checkRequestedMode, effectiveMode } from '../sandbox/server-sandbox';
 
 /** Cancel reason of a run whose turn could not be persisted; no client ever sees it. */
 const UNPERSISTED_TURN_CANCEL_REASON = 'turn could not be persisted';
@@ -37,6 +39,8 @@ export interface TurnLaunch {
   ownerConnectionId: string;
   /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
+  /** docs/spec/sandbox.md §1: the `turn/start` `sandbox` param (already checked against the server's). */
+  sandbox?: SandboxMode;
 }
 
 @Injectable()
@@ -49,6 +53,11 @@ export class TurnLauncher {
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(McpServers) private readonly mcp: McpServers,
   ) {}
+
+  /** docs/spec/sandbox.md §1: step 1 (validation) — a `sandbox` param looser than the server's fails -32602. */
+  checkSandboxRequest(requested: SandboxMode | undefined): void {
+    checkRequestedMode(this.options.sandbox, requested);
+  }
 
   /** Steps 2–3: the thread as stored now; -32020 when unknown, -32021 when archived. */
   async loadStartableThread(threadId: string): Promise<StoredThread> {
@@ -77,6 +86,13 @@ export class TurnLauncher {
       ? { messages: [] }
       : await this.store.conversations.loadForRun(threadId);
     const changeCounter = await this.counters.counterFor(threadId);
+    // docs/spec/sandbox.md §1: the strictest of the server's, the thread's, the turn's and the host's mode.
+    const sandbox = effectiveMode(
+      this.options.sandbox,
+      thread.sandbox ?? undefined,
+      launch.sandbox,
+      hostConfig.sandbox,
+    );
     const { config, approvalTimeoutMs } = prepareRunConfig(hostConfig, {
       threadId,
       turnId,
@@ -86,6 +102,7 @@ export class TurnLauncher {
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
       ...this.approvals.approvalsForRun(threadId),
+      sandbox: { mode: sandbox, boundary: this.options.sandbox.boundary },
     });
 
     // docs/spec/mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
@@ -107,7 +124,14 @@ export class TurnLauncher {
       throw DomainErrors.internal(error);
     }
     try {
-      await this.store.beginTurn({ turnId, threadId, runId: handle.runId, input, startedAt: Date.now() });
+      await this.store.beginTurn({
+        turnId,
+        threadId,
+        runId: handle.runId,
+        input,
+        startedAt: Date.now(),
+        sandbox,
+      });
     } catch (error) {
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
       // Another server on the same store started a turn on this thread first (§8.2).

@@ -150,11 +150,13 @@ export class TurnsService {
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
   async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {
+    this.launcher.checkSandboxRequest(params.sandbox);
     const turn = await this.launchFor(params.threadId, requesterId, (thread) => ({
       thread,
       input: params.input,
       turnMetadata: params.metadata ?? {},
       ownerConnectionId: requesterId,
+      sandbox: params.sandbox,
     }));
     return {
       response: { threadId: turn.threadId, turnId: turn.turnId, status: 'running' },

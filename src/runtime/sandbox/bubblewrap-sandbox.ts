@@ -64,29 +64,33 @@ export class BubblewrapSandbox implements CommandSandbox {
   }
 
   wrap(program: ProgramInvocation, scope: SandboxScope): ProgramInvocation {
-    const writableRoots = scope.mode === 'workspace-write' ? this.writableRootsFor(scope.workspace) : [];
-    const cwd = realPathOrNull(scope.cwd) ?? scope.cwd;
+    const workspace = this.visibleWorkspace(scope.workspace);
+    const writableRoots =
+      scope.mode === 'workspace-write'
+        ? [workspace, ...this.settings.extraWritableRoots.filter((root) => root !== workspace)]
+        : [];
     const args = bubblewrapArguments(
       {
         writableRoots,
         protectedPaths: writableRoots.flatMap(protectedPaths),
-        hidden: hiddenMounts(this.settings.hidden, writableRoots),
+        // The workspace stays visible in read-only mode too: a hidden folder holding it hides its files only.
+        hidden: hiddenMounts(this.settings.hidden, [workspace, ...writableRoots]),
         network: scope.mode === 'workspace-write' && this.networkAllowed,
-        cwd,
+        cwd: realPathOrNull(scope.cwd) ?? scope.cwd,
       },
       program,
     );
     return { file: this.settings.bwrapPath, args };
   }
 
-  private writableRootsFor(workspace: string): string[] {
+  /** The workspace's real path; refused when it does not exist or lies inside a hidden path (§3). */
+  private visibleWorkspace(workspace: string): string {
     const real = realPathOrNull(workspace);
     if (real === null) throw new SandboxRefusal(`Workspace not found: ${workspace}`);
-    // §3: a writable root that resolves into a hidden path is refused.
     const hiding = hidingPathOf(real, this.settings.hidden);
     if (hiding !== null) {
       throw new SandboxRefusal(`The workspace lies inside a path the sandbox hides (${hiding}).`);
     }
-    return [real, ...this.settings.extraWritableRoots.filter((root) => root !== real)];
+    return real;
   }
 }

@@ -1,5 +1,10 @@
 import { PostgresSchema1790000000000 } from './1790000000000-postgres-schema';
 import { Instances1790000000100 } from './1790000000100-instances';
+import { SandboxModes1790000000700 } from './1790000000700-sandbox-modes';
 
 /** PostgreSQL's own migration history, in order; never `synchronize` (docs/spec/protocol.md §8.11). */
-export const POSTGRES_MIGRATIONS = [PostgresSchema1790000000000, Instances1790000000100];
+export const POSTGRES_MIGRATIONS = [
+  PostgresSchema1790000000000,
+  Instances1790000000100,
+  SandboxModes1790000000700,
+];

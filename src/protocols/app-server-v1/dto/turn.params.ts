@@ -4,7 +4,14 @@ import type {
   TurnInterruptRequest,
   TurnStartRequest,
 } from '../../../core/turns/turn-requests';
-import { OptionalObject, OptionalString, RequiredObjectArray, RequiredString } from './param-rules';
+import {
+  OptionalObject,
+  OptionalOneOf,
+  OptionalString,
+  RequiredObjectArray,
+  RequiredString,
+} from './param-rules';
+import { SANDBOX_MODES, type SandboxMode } from '../../../runtime/sandbox/sandbox-mode';
 
 export class TurnStartParamsDto implements TurnStartRequest {
   @RequiredString()
@@ -17,6 +24,10 @@ export class TurnStartParamsDto implements TurnStartRequest {
   /** Default `{}`; overlays the thread metadata for host resolution, not persisted. */
   @OptionalObject()
   metadata?: Record<string, unknown>;
+
+  /** docs/spec/sandbox.md §1: only stricter than the server's mode (the service checks that). */
+  @OptionalOneOf(SANDBOX_MODES)
+  sandbox?: SandboxMode;
 }
 
 /** `turn/steer` and `turn/followUp`. */

@@ -102,7 +102,9 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
       cwd: request.cwd,
       detached: true,
       // fd 3 (ANCHOR_FD): the anchor descriptor every descendant inherits (see process-tree.ts).
-      stdio: ['pipe', 'pipe', 'ignore', anchor?.fd ?? 'ignore'],
+      // stderr: only what comes before the launcher's `exec 2>&1` — a sandbox's own refusal (bwrap's
+      // one line) — so the model sees why a wrapped command could not start.
+      stdio: ['pipe', 'pipe', request.wrap !== undefined ? 'pipe' : 'ignore', anchor?.fd ?? 'ignore'],
       env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
   } catch (error) {
@@ -117,7 +119,7 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   let capturedBytes = 0;
   let discardedBytes = 0;
   const stdout = child.stdout;
-  stdout?.on('data', (chunk: Buffer) => {
+  const keep = (chunk: Buffer): void => {
     const room = limit - capturedBytes;
     const kept = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(room, 0));
     discardedBytes += chunk.length - kept.length;
@@ -125,10 +127,12 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     capturedBytes += kept.length;
     // Backpressure while writing; once the cap is reached the pipe is drained at full speed.
     if (!capture.write(kept)) {
-      stdout.pause();
-      capture.once('drain', () => stdout.resume());
+      stdout?.pause();
+      capture.once('drain', () => stdout?.resume());
     }
-  });
+  };
+  stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const outputEnded = new Promise<void>((resolve) => {
     if (!stdout) resolve();
     else stdout.once('close', () => resolve());
@@ -172,6 +176,8 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   const drainTimer = setTimeout(() => stdout?.destroy(), OUTPUT_DRAIN_MS);
   await outputEnded;
   clearTimeout(drainTimer);
+  // The sandbox's stderr is done once its processes are gone; nothing may write after the capture ends.
+  child.stderr?.destroy();
   await new Promise<void>((resolve) => capture.end(() => resolve()));
   return { ...ended, discardedBytes };
 }
