@@ -15,6 +15,7 @@ import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
 import { runReplayBenchmark } from './replay.bench';
 import { runRequestThroughputBenchmark } from './request-throughput.bench';
+import { runSandboxBenchmark } from './sandbox.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
 import { figure, type FigureGroup } from './support/figure';
@@ -47,6 +48,7 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['sseParsing', sseParsing],
   ['persistence', runPersistenceBenchmark],
   ['crossInstance', runCrossInstanceBenchmark],
+  ['sandbox', runSandboxBenchmark],
 ];
 
 async function main(): Promise<number> {

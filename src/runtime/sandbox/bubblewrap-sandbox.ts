@@ -48,7 +48,8 @@ export class BubblewrapSandbox implements CommandSandbox {
 
   /** §3 "Probe once at startup (run `true` in a sandbox)"; records the cause when it fails. */
   probe(): this {
-    const program = this.wrap({ file: 'true', args: [] }, { mode: 'read-only', workspace: '/', cwd: '/' });
+    const wrap = this.prepare({ mode: 'read-only', workspace: '/', cwd: '/' });
+    const program = wrap({ file: 'true', args: [] });
     const result = spawnSync(program.file, program.args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: PROBE_TIMEOUT_MS,
@@ -63,24 +64,22 @@ export class BubblewrapSandbox implements CommandSandbox {
     return this;
   }
 
-  wrap(program: ProgramInvocation, scope: SandboxScope): ProgramInvocation {
+  prepare(scope: SandboxScope): (program: ProgramInvocation) => ProgramInvocation {
     const workspace = this.visibleWorkspace(scope.workspace);
     const writableRoots =
       scope.mode === 'workspace-write'
         ? [workspace, ...this.settings.extraWritableRoots.filter((root) => root !== workspace)]
         : [];
-    const args = bubblewrapArguments(
-      {
-        writableRoots,
-        protectedPaths: writableRoots.flatMap(protectedPaths),
-        // The workspace stays visible in read-only mode too: a hidden folder holding it hides its files only.
-        hidden: hiddenMounts(this.settings.hidden, [workspace, ...writableRoots]),
-        network: scope.mode === 'workspace-write' && this.networkAllowed,
-        cwd: realPathOrNull(scope.cwd) ?? scope.cwd,
-      },
-      program,
-    );
-    return { file: this.settings.bwrapPath, args };
+    // Resolved per call, not at startup: a credential folder created since is hidden too.
+    const plan = {
+      writableRoots,
+      protectedPaths: writableRoots.flatMap(protectedPaths),
+      // The workspace stays visible in read-only mode too: a hidden folder holding it hides its files only.
+      hidden: hiddenMounts(this.settings.hidden, [workspace, ...writableRoots]),
+      network: scope.mode === 'workspace-write' && this.networkAllowed,
+      cwd: realPathOrNull(scope.cwd) ?? scope.cwd,
+    };
+    return (program) => ({ file: this.settings.bwrapPath, args: bubblewrapArguments(plan, program) });
   }
 
   /** The workspace's real path; refused when it does not exist or lies inside a hidden path (§3). */

@@ -31,6 +31,9 @@ export interface CommandSandbox {
   readonly networkAllowed: boolean;
   /** Extra writable roots (`--sandbox-writable-root`), resolved, for `workspace-write`. */
   readonly extraWritableRoots: readonly string[];
-  /** Throws SandboxRefusal when the scope cannot be honoured; never called while unavailable. */
-  wrap(program: ProgramInvocation, scope: SandboxScope): ProgramInvocation;
+  /**
+   * Resolves the scope once (real paths, what to hide) and returns what wraps a program in it.
+   * Throws SandboxRefusal when the scope cannot be honoured; never called while unavailable.
+   */
+  prepare(scope: SandboxScope): (program: ProgramInvocation) => ProgramInvocation;
 }

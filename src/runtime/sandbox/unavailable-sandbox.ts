@@ -7,7 +7,7 @@ export class UnavailableSandbox implements CommandSandbox {
 
   constructor(readonly unavailableCause: string) {}
 
-  wrap(): ProgramInvocation {
+  prepare(): (program: ProgramInvocation) => ProgramInvocation {
     throw new Error(`sandbox unavailable (${this.unavailableCause})`);
   }
 }

@@ -31,13 +31,11 @@ export function shellBoundary(
   if (boundary === null || cause !== null) {
     throw new BuiltinToolError('sandbox_unavailable', unavailableMessage(cause ?? 'unknown'));
   }
-  const scope = { mode, workspace, cwd };
   try {
-    // Resolve and refuse now, before anything starts, rather than inside the spawn.
-    boundary.wrap({ file: 'true', args: [] }, scope);
+    // Resolved and refused now, before anything starts, rather than inside the spawn.
+    return { wrap: boundary.prepare({ mode, workspace, cwd }), report: sandboxReport(sandbox) };
   } catch (error) {
     if (error instanceof SandboxRefusal) throw new BuiltinToolError('sandbox_denied', error.message);
     throw error;
   }
-  return { wrap: (program) => boundary.wrap(program, scope), report: sandboxReport(sandbox) };
 }
