@@ -1,5 +1,4 @@
 /** Applies the defaults of docs/spec/protocol.md §10.4 / §12.4 to AppServerModuleOptions. Pure. */
-import { UNSANDBOXED_SERVER } from '../core/sandbox/server-sandbox';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -74,6 +73,6 @@ export function resolveAppServerOptions(options: AppServerModuleOptions): Resolv
       1,
     ),
     mcpServers: options.mcpServers ?? {},
-    sandbox: options.sandbox ?? UNSANDBOXED_SERVER,
+    sandbox: options.sandbox ?? null,
   };
 }

@@ -64,7 +64,8 @@ export interface ResolvedAppServerOptions {
   maxQueuedRequests: number;
   maxMessageBytes: number;
   mcpServers: Record<string, McpServerConfig>;
-  sandbox: ServerSandbox;
+  /** null: no sandbox configured (an embedder's pre-v1.2 behaviour). */
+  sandbox: ServerSandbox | null;
 }
 
 export const APP_SERVER_OPTIONS = Symbol('APP_SERVER_OPTIONS');

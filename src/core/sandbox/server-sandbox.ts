@@ -14,25 +14,36 @@ export interface ServerSandbox {
   readonly boundary: CommandSandbox | null;
 }
 
-/** An embedder that configured nothing keeps the pre-v1.2 behaviour: no boundary, no restriction. */
-export const UNSANDBOXED_SERVER: ServerSandbox = { maxMode: 'danger-full-access', boundary: null };
-
 export const SERVER_SANDBOX = Symbol('SERVER_SANDBOX');
 
-/** A `thread/start` / `turn/start` `sandbox` param: refused when looser than the server allows. */
-export function checkRequestedMode(server: ServerSandbox, requested: SandboxMode | undefined): void {
-  if (requested !== undefined && isLooserThan(requested, server.maxMode)) {
+/**
+ * A `thread/start` / `turn/start` `sandbox` param: refused when looser than the server allows.
+ * `server` null: an embedder that configured no sandbox (AppServerModuleOptions.sandbox absent),
+ * which keeps the pre-v1.2 behaviour — any mode may be asked for, none is imposed.
+ */
+export function checkRequestedMode(server: ServerSandbox | null, requested: SandboxMode | undefined): void {
+  if (server !== null && requested !== undefined && isLooserThan(requested, server.maxMode)) {
     throw DomainErrors.sandboxTooLoose(server.maxMode);
   }
 }
 
-/** The effective mode: the strictest of the server's and every narrower request. */
-export function effectiveMode(server: ServerSandbox, ...requests: (SandboxMode | undefined)[]): SandboxMode {
-  return strictestMode(server.maxMode, ...requests);
+/**
+ * The effective mode: the strictest of the server's and every narrower request; undefined when no
+ * sandbox is configured and none was asked for (nothing is stored or reported then).
+ */
+export function effectiveMode(
+  server: ServerSandbox | null,
+  ...requests: (SandboxMode | undefined)[]
+): SandboxMode | undefined {
+  if (server === null && requests.every((mode) => mode === undefined)) return undefined;
+  return strictestMode(server?.maxMode ?? 'danger-full-access', ...requests);
 }
 
-/** docs/spec/sandbox.md §4: `initialize` capability `sandbox`. */
-export function sandboxCapability(server: ServerSandbox): { available: boolean; maxMode: SandboxMode } {
+/** docs/spec/sandbox.md §4: `initialize` capability `sandbox`; absent when no sandbox is configured. */
+export function sandboxCapability(
+  server: ServerSandbox | null,
+): { available: boolean; maxMode: SandboxMode } | undefined {
+  if (server === null) return undefined;
   return {
     available: server.boundary !== null && server.boundary.unavailableCause === null,
     maxMode: server.maxMode,

@@ -4,11 +4,11 @@
  * answer -32603 with the cause's message; notifications are sent by the v1 handlers after the response.
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import {
   checkRequestedMode,
   effectiveMode,
   SERVER_SANDBOX,
-  UNSANDBOXED_SERVER,
   type ServerSandbox,
 } from '../sandbox/server-sandbox';
 import { newItemId, newThreadId, newTurnId } from '../ids';
@@ -51,6 +51,10 @@ import type { ItemVersion } from '../store/records';
 
 export const DEFAULT_AGENT_KEY = 'default';
 
+function sandboxMember(mode: SandboxMode | undefined): { sandbox?: SandboxMode } {
+  return mode === undefined ? {} : { sandbox: mode };
+}
+
 const LIVE_STATE_METHOD = 'thread/liveState';
 
 /** A running turn's live items as its instance answers `thread/liveState`. */
@@ -86,7 +90,7 @@ export class ThreadsService {
     @Inject(TurnOwnership) private readonly ownership: TurnOwnership,
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
     @Inject(REMOTE_THREAD_JOIN) private readonly join: RemoteThreadJoin | null,
-    @Optional() @Inject(SERVER_SANDBOX) private readonly sandbox: ServerSandbox = UNSANDBOXED_SERVER,
+    @Optional() @Inject(SERVER_SANDBOX) private readonly sandbox: ServerSandbox | null = null,
   ) {
     remote?.answerWith((method, params, origin) =>
       method === LIVE_STATE_METHOD ? this.answerLiveState(params, origin) : undefined,
@@ -103,7 +107,7 @@ export class ThreadsService {
       metadata: params.metadata ?? {},
       now: Date.now(),
       ...(params.mcpServers !== undefined ? { mcpServers: params.mcpServers } : {}),
-      sandbox: effectiveMode(this.sandbox, params.sandbox),
+      ...sandboxMember(effectiveMode(this.sandbox, params.sandbox)),
     });
     return this.subscribeRequester(thread, requesterId);
   }

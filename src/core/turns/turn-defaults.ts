@@ -10,8 +10,8 @@ export interface TurnDefaults {
   readonly runner: Runner | null;
   readonly approvalPolicy: ApprovalPolicy;
   readonly approvalTimeoutMs: number;
-  /** docs/spec/sandbox.md §1: the server's most permissive mode and its boundary. */
-  readonly sandbox: ServerSandbox;
+  /** docs/spec/sandbox.md §1: the server's most permissive mode and its boundary; null when none is configured. */
+  readonly sandbox: ServerSandbox | null;
 }
 
 export const TURN_DEFAULTS = Symbol('TURN_DEFAULTS');

@@ -102,7 +102,7 @@ export class TurnLauncher {
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
       ...this.approvals.approvalsForRun(threadId),
-      sandbox: { mode: sandbox, boundary: this.options.sandbox.boundary },
+      sandbox: { mode: sandbox, boundary: this.options.sandbox?.boundary ?? null },
     });
 
     // docs/spec/mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
@@ -130,7 +130,7 @@ export class TurnLauncher {
         runId: handle.runId,
         input,
         startedAt: Date.now(),
-        sandbox,
+        ...(sandbox !== undefined ? { sandbox } : {}),
       });
     } catch (error) {
       handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);

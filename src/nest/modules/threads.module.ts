@@ -18,7 +18,7 @@ import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server
     {
       provide: SERVER_SANDBOX,
       inject: [APP_SERVER_OPTIONS],
-      useFactory: (options: ResolvedAppServerOptions): ServerSandbox => options.sandbox,
+      useFactory: (options: ResolvedAppServerOptions): ServerSandbox | null => options.sandbox,
     },
   ],
   exports: [ThreadsService],
