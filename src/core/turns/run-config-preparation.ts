@@ -30,7 +30,7 @@ export interface RunConfigContext {
    * docs/spec/sandbox.md §1: the turn's effective mode (already the strictest, the host's included) and
    * the server's boundary, used when the host brought none.
    */
-  sandbox: { mode: SandboxMode | undefined; boundary: CommandSandbox | null };
+  sandbox?: { mode: SandboxMode | undefined; boundary: CommandSandbox | null };
 }
 
 export interface PreparedRunConfig {
@@ -57,9 +57,9 @@ export function prepareRunConfig(host: RunConfig, context: RunConfigContext): Pr
     },
     initialMessages: host.initialMessages ?? structuredClone([...context.history]),
   };
-  if (context.sandbox.mode !== undefined) config.sandbox = context.sandbox.mode;
+  if (context.sandbox?.mode !== undefined) config.sandbox = context.sandbox.mode;
   else delete config.sandbox;
-  const boundary = host.commandSandbox ?? context.sandbox.boundary;
+  const boundary = host.commandSandbox ?? context.sandbox?.boundary ?? null;
   if (boundary !== null) config.commandSandbox = boundary;
   // The stored figure describes the stored history only; a host's own history brings its own.
   const promptSize = host.initialMessages ? host.promptSize : (host.promptSize ?? context.promptSize);

@@ -35,7 +35,9 @@ function buildRequest(
     preview: `${call.name} ${JSON.stringify(call.arguments)}`,
     metadata: { ...scope.metadata },
     // docs/spec/sandbox.md §4: a dialog can say "runs sandboxed, no network".
-    ...(tool.definition.sandboxed === true ? { sandbox: sandboxReport(scope.sandbox) } : {}),
+    ...(tool.definition.sandboxed === true && scope.sandbox !== null
+      ? { sandbox: sandboxReport(scope.sandbox) }
+      : {}),
   };
 }
 

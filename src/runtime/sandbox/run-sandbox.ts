@@ -11,19 +11,19 @@ export interface RunSandbox {
   boundary: CommandSandbox | null;
 }
 
-/** No boundary and no restriction: what a run gets when its embedder configured no sandbox. */
+/** No boundary and no restriction: how a run's tools behave when its embedder configured no sandbox. */
 export const UNCONFINED_RUN_SANDBOX: RunSandbox = { mode: 'danger-full-access', boundary: null };
 
 /**
  * `RunConfig.sandbox` / `RunConfig.commandSandbox` (then the runner's defaults) → the run's
  * sandbox. A boundary without a mode means the default mode, `workspace-write` (§1); neither means
- * an embedder that chose no sandbox, as before v1.2.
+ * an embedder that chose no sandbox, as before v1.2 (null: nothing is restricted or reported).
  */
 export function resolveRunSandbox(
   mode: SandboxMode | undefined,
   boundary: CommandSandbox | undefined,
-): RunSandbox {
-  if (mode === undefined && boundary === undefined) return UNCONFINED_RUN_SANDBOX;
+): RunSandbox | null {
+  if (mode === undefined && boundary === undefined) return null;
   return { mode: mode ?? 'workspace-write', boundary: boundary ?? null };
 }
 

@@ -20,8 +20,8 @@ export interface ToolRunScope {
   workspace: string;
   metadata: Record<string, unknown>;
   sharedState: Record<string, unknown>;
-  /** docs/spec/sandbox.md §1: the run's effective mode and boundary. */
-  sandbox: RunSandbox;
+  /** docs/spec/sandbox.md §1: the run's effective mode and boundary; null when none is configured. */
+  sandbox: RunSandbox | null;
   registry: ToolRegistry;
   visibleTools: ReadonlySet<string>;
   toolPolicy: ToolPolicy;
@@ -48,6 +48,6 @@ export function toolContext(
     metadata: scope.metadata,
     sharedState: scope.sharedState,
     signal,
-    sandbox: scope.sandbox,
+    ...(scope.sandbox !== null ? { sandbox: scope.sandbox } : {}),
   };
 }

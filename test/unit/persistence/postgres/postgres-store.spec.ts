@@ -78,6 +78,7 @@ describe('PostgreSQL store on a real server', () => {
       expect(await stores[0].query('SELECT name FROM migrations ORDER BY id')).toEqual([
         { name: 'PostgresSchema1790000000000' },
         { name: 'Instances1790000000100' },
+        { name: 'SandboxModes1790000000700' },
       ]);
       expect(
         await stores[0].query(
