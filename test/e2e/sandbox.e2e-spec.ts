@@ -205,6 +205,22 @@ describe('sandbox: workspace-write (the default) over stdio', () => {
     expect(hostProcessesWith('sleep 417.')).toEqual([]);
   });
 
+  it('a command of a SIGKILLed server dies with it (--die-with-parent)', async () => {
+    const { sandbox } = scenario;
+    const victim = sandbox.spawn({ env: scenario.env, args: ['--approval-policy', 'never'] });
+    await victim.initialize();
+    sandbox.model.enqueue(bashReply('setsid sleep 418.5 > /dev/null 2>&1 < /dev/null & sleep 418.75'));
+    const { threadId } = await victim.startThread({ cwd: sandbox.workspace });
+    await victim.call('turn/start', { threadId, input: [{ type: 'text', text: 'run long' }] });
+    const deadline = Date.now() + 10_000;
+    while (hostProcessesWith('sleep 418.', true).length < 2 && Date.now() < deadline) await sleep(50);
+    expect(hostProcessesWith('sleep 418.', true)).toHaveLength(2);
+    await victim.kill();
+    const settled = Date.now() + 5_000;
+    while (hostProcessesWith('sleep 418.').length > 0 && Date.now() < settled) await sleep(50);
+    expect(hostProcessesWith('sleep 418.')).toEqual([]);
+  });
+
   it('can build and test a project in its workspace, and use git status / git diff', async () => {
     const { output, toolCall } = await run('npm run build && npm test && git status --short && git diff');
     expect(toolCall).toMatchObject({ status: 'success', errorCode: null });

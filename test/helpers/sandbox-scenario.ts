@@ -138,14 +138,18 @@ export async function runApproved(
   };
 }
 
-/** Host processes whose command line contains `needle` (the test's own scan, outside any sandbox). */
-export function hostProcessesWith(needle: string): number[] {
+/**
+ * Host processes whose command line contains `needle` (the test's own scan, outside any sandbox);
+ * with `atStart`, only those whose command line begins with it (the program itself, not a shell or
+ * bwrap that carries the text as an argument).
+ */
+export function hostProcessesWith(needle: string, atStart = false): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmdline.includes(needle)) found.push(Number(entry));
+      if (atStart ? cmdline.startsWith(needle) : cmdline.includes(needle)) found.push(Number(entry));
     } catch {
       // gone meanwhile
     }
