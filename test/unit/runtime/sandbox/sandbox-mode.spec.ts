@@ -1,6 +1,7 @@
 /** Mode order (docs/spec/sandbox.md §1): a request may only tighten the server's mode. */
 import { isLooserThan, strictestMode } from '../../../../src/runtime/sandbox/sandbox-mode';
 import { sandboxReport } from '../../../../src/runtime/sandbox/run-sandbox';
+import type { CommandSandbox } from '../../../../src/runtime/sandbox/command-sandbox';
 import { UnavailableSandbox } from '../../../../src/runtime/sandbox/unavailable-sandbox';
 
 describe('sandbox modes', () => {
@@ -14,6 +15,13 @@ describe('sandbox modes', () => {
 
   it('reports the network only for workspace-write with --sandbox-network, or without a boundary', () => {
     const boundary = new UnavailableSandbox('test');
+    // `--sandbox-network`: only the flag matters to the report.
+    const withNetwork: CommandSandbox = {
+      unavailableCause: null,
+      networkAllowed: true,
+      extraWritableRoots: [],
+      prepare: () => (program) => program,
+    };
     expect(sandboxReport({ mode: 'read-only', boundary })).toEqual({ mode: 'read-only', network: false });
     expect(sandboxReport({ mode: 'workspace-write', boundary })).toEqual({
       mode: 'workspace-write',
@@ -22,7 +30,7 @@ describe('sandbox modes', () => {
     expect(
       sandboxReport({
         mode: 'workspace-write',
-        boundary: { ...boundary, networkAllowed: true, prepare: boundary.prepare },
+        boundary: withNetwork,
       }),
     ).toEqual({
       mode: 'workspace-write',
