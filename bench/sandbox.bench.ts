@@ -2,7 +2,9 @@
  * Sandbox cost (docs/spec/sandbox.md §3): one `bash` call of `true` through the real tool handler,
  * inside the bubblewrap boundary (workspace-write, the server's hidden list) against the same call
  * unsandboxed (danger-full-access), alternating so that both see the same machine load. The figure
- * is the added cost of the sandbox, median of 50 each; target ≤ +25 ms.
+ * is the added cost of the sandbox, median of 50 each; target ≤ +25 ms. It is the net cost: bwrap's
+ * start (namespaces, mounts) is added, the `/proc` walk of the unsandboxed kill is saved (the PID
+ * namespace makes it unnecessary, process-tree.ts `containedByGroup`).
  *
  * Run: npx ts-node --transpile-only bench/run.ts sandbox
  */
@@ -78,7 +80,7 @@ export async function runSandboxBenchmark(): Promise<FigureGroup> {
         runs: RUNS,
         better: 'lower',
         description:
-          'added cost of one sandboxed bash `true` (bwrap, workspace-write) over the unsandboxed call; floor = the unsandboxed median',
+          'net added cost of one sandboxed bash `true` (bwrap, workspace-write; no /proc walk) over the unsandboxed call; floor = the unsandboxed median',
         details: {
           sandboxedMedianMs: insideMedian,
           sandboxedP90Ms: percentile(inside, 90),

@@ -205,6 +205,30 @@ describe('sandbox: workspace-write (the default) over stdio', () => {
     expect(hostProcessesWith('sleep 417.')).toEqual([]);
   });
 
+  it('a timed-out command ends with everything it started (runtime.md §10.6 still holds)', async () => {
+    const { sandbox } = scenario;
+    sandbox.model.enqueue(
+      assistantReply([
+        {
+          id: 'call_slow',
+          name: 'bash',
+          arguments: {
+            command: 'setsid sleep 419.5 > /dev/null 2>&1 < /dev/null & sleep 419.75',
+            timeout: 1,
+          },
+        },
+      ]),
+      finishReply('done'),
+    );
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', { threadId, input: [{ type: 'text', text: 'slow' }] });
+    const request = await session.waitFor((m) => m.method === 'approval/request' && 'id' in m);
+    session.answer(request.id, { decision: 'allow' });
+    const toolCall = toolCallPayload(await session.collectUntil(isTurnCompleted(threadId)));
+    expect(toolCall).toMatchObject({ errorCode: 'command_timeout', sandbox: WORKSPACE_WRITE });
+    expect(hostProcessesWith('sleep 419.', true)).toEqual([]);
+  });
+
   it('a command of a SIGKILLed server dies with it (--die-with-parent)', async () => {
     const { sandbox } = scenario;
     const victim = sandbox.spawn({ env: scenario.env, args: ['--approval-policy', 'never'] });

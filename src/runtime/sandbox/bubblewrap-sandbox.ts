@@ -10,6 +10,7 @@ import { bubblewrapArguments } from './bubblewrap-arguments';
 import {
   SandboxRefusal,
   type CommandSandbox,
+  type PreparedSandbox,
   type ProgramInvocation,
   type SandboxScope,
 } from './command-sandbox';
@@ -48,8 +49,8 @@ export class BubblewrapSandbox implements CommandSandbox {
 
   /** §3 "Probe once at startup (run `true` in a sandbox)"; records the cause when it fails. */
   probe(): this {
-    const wrap = this.prepare({ mode: 'read-only', workspace: '/', cwd: '/' });
-    const program = wrap({ file: 'true', args: [] });
+    const prepared = this.prepare({ mode: 'read-only', workspace: '/', cwd: '/' });
+    const program = prepared.wrap({ file: 'true', args: [] });
     const result = spawnSync(program.file, program.args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: PROBE_TIMEOUT_MS,
@@ -64,7 +65,7 @@ export class BubblewrapSandbox implements CommandSandbox {
     return this;
   }
 
-  prepare(scope: SandboxScope): (program: ProgramInvocation) => ProgramInvocation {
+  prepare(scope: SandboxScope): PreparedSandbox {
     const workspace = this.visibleWorkspace(scope.workspace);
     const writableRoots =
       scope.mode === 'workspace-write'
@@ -79,7 +80,15 @@ export class BubblewrapSandbox implements CommandSandbox {
       network: scope.mode === 'workspace-write' && this.networkAllowed,
       cwd: realPathOrNull(scope.cwd) ?? scope.cwd,
     };
-    return (program) => ({ file: this.settings.bwrapPath, args: bubblewrapArguments(plan, program) });
+    return {
+      wrap: (program: ProgramInvocation) => ({
+        file: this.settings.bwrapPath,
+        args: bubblewrapArguments(plan, program),
+      }),
+      // --unshare-pid + --die-with-parent: the namespace's init (bwrap) dies with the outer bwrap,
+      // and the kernel kills every process of a namespace whose init ended (§3 "makes it exact").
+      containsDescendants: true,
+    };
   }
 
   /** The workspace's real path; refused when it does not exist or lies inside a hidden path (§3). */

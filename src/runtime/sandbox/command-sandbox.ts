@@ -21,6 +21,18 @@ export interface SandboxScope {
   cwd: string;
 }
 
+/** One call's boundary, resolved: what wraps the shell, and what the boundary guarantees. */
+export interface PreparedSandbox {
+  wrap(program: ProgramInvocation): ProgramInvocation;
+  /**
+   * True when every process the command starts dies with the wrapper (bubblewrap: a PID namespace
+   * whose init dies with its parent), so killing the wrapper's process group ends them all and the
+   * `/proc` walk of runtime.md §10.6 is not needed. A boundary without that guarantee (e.g. a
+   * Seatbelt profile) says false and the walk runs as for an unsandboxed command.
+   */
+  containsDescendants: boolean;
+}
+
 /** The call cannot be sandboxed as asked (e.g. its workspace lies inside a hidden path). */
 export class SandboxRefusal extends Error {}
 
@@ -35,5 +47,5 @@ export interface CommandSandbox {
    * Resolves the scope once (real paths, what to hide) and returns what wraps a program in it.
    * Throws SandboxRefusal when the scope cannot be honoured; never called while unavailable.
    */
-  prepare(scope: SandboxScope): (program: ProgramInvocation) => ProgramInvocation;
+  prepare(scope: SandboxScope): PreparedSandbox;
 }

@@ -1,5 +1,5 @@
 /** A CommandSandbox where none can work (no `bwrap`, not Linux): every confined call fails closed. */
-import type { CommandSandbox, ProgramInvocation } from './command-sandbox';
+import type { CommandSandbox, PreparedSandbox } from './command-sandbox';
 
 export class UnavailableSandbox implements CommandSandbox {
   readonly networkAllowed = false;
@@ -7,7 +7,7 @@ export class UnavailableSandbox implements CommandSandbox {
 
   constructor(readonly unavailableCause: string) {}
 
-  prepare(): (program: ProgramInvocation) => ProgramInvocation {
+  prepare(): PreparedSandbox {
     throw new Error(`sandbox unavailable (${this.unavailableCause})`);
   }
 }

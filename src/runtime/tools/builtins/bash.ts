@@ -126,7 +126,7 @@ export function bashHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutpu
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
         capturePath,
-        wrap: boundary.wrap,
+        sandbox: boundary.sandbox,
       });
       if (outcome.kind === 'cancelled') return cancelledOutput();
       if (outcome.kind === 'spawn_failed') {

@@ -149,6 +149,12 @@ export interface TrackedCommand {
   marker: string;
   /** A file the command holds open on an inherited descriptor (the mark `env -i` cannot clear). */
   anchorPath?: string;
+  /**
+   * Every descendant dies with the group leader (a sandbox's PID namespace, docs/spec/sandbox.md §3):
+   * killing the group is exact, and the `/proc` walk — a read of every process's environment — is
+   * skipped.
+   */
+  containedByGroup?: boolean;
 }
 
 function marksOf(command: TrackedCommand): Marks {
@@ -158,6 +164,7 @@ function marksOf(command: TrackedCommand): Marks {
 /** SIGKILL to the group and to every marked process, until a scan finds none. */
 export async function killCommandTree(command: TrackedCommand): Promise<void> {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
+  if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
     const pids = await scan(marksOf(command));
     if (pids.length === 0) return;
@@ -168,6 +175,7 @@ export async function killCommandTree(command: TrackedCommand): Promise<void> {
 /** The same, synchronously: for the process `exit` hook, where no promise can settle any more. */
 export function killCommandTreeSync(command: TrackedCommand): void {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
+  if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
     const pids = scanSync(marksOf(command));
     if (pids.length === 0) return;

@@ -3,15 +3,15 @@
  * mode, failing closed when there is none (`sandbox_unavailable`), or unconfined for
  * `danger-full-access`. Checked per call, decided once per server: the boundary was probed at startup.
  */
-import type { ProgramInvocation } from '../../sandbox/command-sandbox';
+import type { PreparedSandbox } from '../../sandbox/command-sandbox';
 import { SandboxRefusal } from '../../sandbox/command-sandbox';
 import { sandboxReport, UNCONFINED_RUN_SANDBOX, type RunSandbox } from '../../sandbox/run-sandbox';
 import { isConfined, type SandboxReport } from '../../sandbox/sandbox-mode';
 import { BuiltinToolError } from './tool-error';
 
 export interface ShellBoundary {
-  /** Turns the shell's own invocation into the sandboxed one; absent = run it as is. */
-  wrap?: (program: ProgramInvocation) => ProgramInvocation;
+  /** The call's resolved sandbox; absent = run the shell as is. */
+  sandbox?: PreparedSandbox;
   /** §4: present for a sandboxed call. */
   report?: SandboxReport;
 }
@@ -33,7 +33,7 @@ export function shellBoundary(
   }
   try {
     // Resolved and refused now, before anything starts, rather than inside the spawn.
-    return { wrap: boundary.prepare({ mode, workspace, cwd }), report: sandboxReport(sandbox) };
+    return { sandbox: boundary.prepare({ mode, workspace, cwd }), report: sandboxReport(sandbox) };
   } catch (error) {
     if (error instanceof SandboxRefusal) throw new BuiltinToolError('sandbox_denied', error.message);
     throw error;

@@ -12,7 +12,7 @@ import { closeSync, createWriteStream, openSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ProgramInvocation } from '../../sandbox/command-sandbox';
+import type { PreparedSandbox } from '../../sandbox/command-sandbox';
 import { commandEnvironment } from './shell-environment';
 import { anchorFileName } from './orphaned-commands';
 import {
@@ -46,7 +46,7 @@ export interface ShellRequest {
   /** Base environment (default: the server's), filtered per §10.6 v1.1. */
   env?: NodeJS.ProcessEnv;
   /** docs/spec/sandbox.md §3: puts the shell inside the OS sandbox; absent = run it directly. */
-  wrap?: (program: ProgramInvocation) => ProgramInvocation;
+  sandbox?: PreparedSandbox;
 }
 
 export type ShellOutcome = (
@@ -97,14 +97,14 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   let child;
   try {
     const shell = { file: 'bash', args: ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script] };
-    const program = request.wrap?.(shell) ?? shell;
+    const program = request.sandbox?.wrap(shell) ?? shell;
     child = spawn(program.file, program.args, {
       cwd: request.cwd,
       detached: true,
       // fd 3 (ANCHOR_FD): the anchor descriptor every descendant inherits (see process-tree.ts).
       // stderr: only what comes before the launcher's `exec 2>&1` — a sandbox's own refusal (bwrap's
       // one line) — so the model sees why a wrapped command could not start.
-      stdio: ['pipe', 'pipe', request.wrap !== undefined ? 'pipe' : 'ignore', anchor?.fd ?? 'ignore'],
+      stdio: ['pipe', 'pipe', request.sandbox !== undefined ? 'pipe' : 'ignore', anchor?.fd ?? 'ignore'],
       env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
   } catch (error) {
@@ -112,7 +112,12 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     return { kind: 'spawn_failed', error: error as Error };
   }
   anchor?.handedOver();
-  const tracked: TrackedCommand = { pgid: child.pid, marker, anchorPath: anchor?.path };
+  const tracked: TrackedCommand = {
+    pgid: child.pid,
+    marker,
+    anchorPath: anchor?.path,
+    containedByGroup: request.sandbox?.containsDescendants === true,
+  };
   const untrack = trackCommand(tracked);
 
   const capture = createWriteStream(request.capturePath);

@@ -20,7 +20,7 @@ describe('sandbox modes', () => {
       unavailableCause: null,
       networkAllowed: true,
       extraWritableRoots: [],
-      prepare: () => (program) => program,
+      prepare: () => ({ wrap: (program) => program, containsDescendants: false }),
     };
     expect(sandboxReport({ mode: 'read-only', boundary })).toEqual({ mode: 'read-only', network: false });
     expect(sandboxReport({ mode: 'workspace-write', boundary })).toEqual({
