@@ -6,7 +6,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -21,7 +21,30 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'nest-commander', message: "Import from src/cli/nest-commander.ts (bundled at build)." }] },
+        {
+          paths: [
+            { name: 'nest-commander', message: 'Import from src/cli/nest-commander.ts (bundled at build).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // docs/spec/inspector.md §3: agent text never becomes markup in the page.
+    files: ['inspector/**/*.ts', 'inspector/**/*.tsx'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'Render text nodes; agent content is never HTML.' },
+        { property: 'outerHTML', message: 'Render text nodes; agent content is never HTML.' },
+        { property: 'insertAdjacentHTML', message: 'Render text nodes; agent content is never HTML.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Agent content is never HTML.',
+        },
       ],
     },
   },

@@ -19,7 +19,7 @@ const postgres = {
 
 module.exports = {
   projects: [
-    { ...common, ...postgres, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'] },
+    { ...common, ...postgres, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },
     { ...common, ...postgres, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     {
       ...common,

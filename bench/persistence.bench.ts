@@ -6,14 +6,17 @@
  *    counted in the store afterwards. Floors, in the same run: the same rows (same item_json)
  *    inserted with raw sqlite3 (WAL, like the server's file), one autocommitted INSERT each
  *    (itemsPersistedPerSecond, kept from before), and batched in transactions of one model call's
- *    rows (itemsPersistedVsBatchedInserts, issue 11's target ≥ 0.5×).
+ *    rows (itemsPersistedVsBatchedInserts: a figure only since issue 41, which found the store is not
+ *    what bounds the turn).
  *  - Peak RSS (VmHWM) of the server holding 1 000 idle threads (created through thread/start, file
  *    store) vs a plain Node + sqlite3 process that inserts and reads the same 1 000 thread rows.
  * The same turn also runs on `--store :memory:` (details.memoryStore*) to isolate the disk's share,
  * and through a plain Node loop (floors/tool-turn-loop.js: the same model calls, fragments, stats
- * and rows, no server) to show what the turn costs before any server is involved. The item states
+ * and rows, no server) to show what the turn costs before any server is involved: issue 41's target
+ * for the turn, toolTurnVsMinimalLoop ≥ 0.8×. The item states
  * the turn persisted are also written again through the server's own store alone
- * (support/store-write-replay.ts), beside the same batched inserts, for the store's share.
+ * (support/store-write-replay.ts), beside the same batched inserts, for the store's share
+ * (storeWritesVsBatchedInserts, issue 41: stays ≥ 0.9×).
  */
 import { join, resolve } from 'node:path';
 import { createWorkspace, startAppServer, startThread } from './support/app-server-launch';
@@ -236,7 +239,6 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
         better: 'higher',
         description: `items stored per second of the same turn, vs raw sqlite3 INSERTs of the same rows batched ${batchSize} per transaction (one model call's worth)`,
         details: { batchSize, itemsPerTurn: server[0].rows.length },
-        target: { on: 'ratio', bound: 'min', limit: 0.5 },
       }),
       itemsPersistedPerSecond: figure({
         value: serverItemsPerSecond,
@@ -265,6 +267,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
           // What even that loop reaches against the batched-insert floor of the target above.
           minimalLoopVsBatchedInserts: median(minimalLoop) / median(batchedFloor),
         },
+        target: { on: 'ratio', bound: 'min', limit: 0.8 },
       }),
       storeWritesVsBatchedInserts: figure({
         value: median(storeReplays.map((replay) => replay.items / replay.seconds)),
@@ -278,6 +281,7 @@ export async function runPersistenceBenchmark(): Promise<FigureGroup> {
           transactionsPerTurn: storeReplays[0].transactions,
           itemsPerTurn: storeReplays[0].items,
         },
+        target: { on: 'ratio', bound: 'min', limit: 0.9 },
       }),
       idleThreadsPeakRss: figure({
         value: rss.serverMiB,

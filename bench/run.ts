@@ -9,7 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { runColdStartBenchmark } from './cold-start.bench';
+import { runConcurrentTurnsBenchmark } from './concurrent-turns.bench';
 import { runCrossInstanceBenchmark } from './cross-instance.bench';
+import { runFirstTokenBenchmark } from './first-token.bench';
 import { runLongTurnBenchmark } from './long-turn.bench';
 import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
@@ -18,6 +20,8 @@ import { runRequestThroughputBenchmark } from './request-throughput.bench';
 import { runSandboxBenchmark } from './sandbox.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
+import { runTracingBenchmark } from './tracing.bench';
+import { runWebSocketBenchmark } from './websocket.bench';
 import { figure, type FigureGroup } from './support/figure';
 import { formatTable, formatTargetSummary } from './support/results-table';
 
@@ -42,12 +46,16 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['coldStart', runColdStartBenchmark],
   ['requestThroughput', runRequestThroughputBenchmark],
   ['streaming', runStreamingBenchmark],
+  ['tracing', runTracingBenchmark],
   ['longTurn', runLongTurnBenchmark],
   ['replay', runReplayBenchmark],
   ['memory', runMemoryBenchmark],
   ['sseParsing', sseParsing],
   ['persistence', runPersistenceBenchmark],
   ['crossInstance', runCrossInstanceBenchmark],
+  ['firstToken', runFirstTokenBenchmark],
+  ['websocket', runWebSocketBenchmark],
+  ['concurrentTurns', runConcurrentTurnsBenchmark],
   ['sandbox', runSandboxBenchmark],
 ];
 

@@ -24,6 +24,7 @@ import { DeltaStreamModelProcess } from './support/delta-stream-model.process';
 import { figure, type FigureGroup } from './support/figure';
 import { median, medianIndex, percentile } from './support/stats';
 import {
+  addedLatenciesMs,
   type StreamedTurn,
   type StreamLoad,
   streamThroughRelay,
@@ -53,10 +54,7 @@ export interface StreamRun {
 }
 
 function summarize(writeTimesUs: number[], readAtNs: bigint[]): StreamRun {
-  if (writeTimesUs.length !== readAtNs.length) {
-    throw new Error(`${writeTimesUs.length} writes but ${readAtNs.length} reads`);
-  }
-  const latenciesMs = readAtNs.map((read, index) => (Number(read / 1000n) - writeTimesUs[index]) / 1000);
+  const latenciesMs = addedLatenciesMs(writeTimesUs, readAtNs);
   const spanSeconds = (Number(readAtNs[readAtNs.length - 1] / 1000n) - writeTimesUs[0]) / 1e6;
   return {
     deltasPerSecond: readAtNs.length / spanSeconds,

@@ -6,7 +6,9 @@
  * The input is tsc's output, not the sources: esbuild does not emit decorator metadata, which Nest's
  * dependency injection reads. The bundle sits directly in dist, so `__dirname` in every bundled
  * module is the directory src/package-layout.ts compiles to, through which modules find package
- * files (package.json, the embedded schema, the search worker).
+ * files (package.json, the embedded schema). The runtime, which imports nothing outside itself,
+ * finds its search worker next to its own module, so a bundled copy of the worker goes next to the
+ * bundle too (dist/search-worker.js).
  */
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
@@ -26,13 +28,16 @@ import { PHONE_NUMBER_METADATA, standIns, UNUSED_TYPEORM_DRIVERS } from './cli-b
 
 const root = join(__dirname, '..');
 const outfile = join(root, 'dist', 'cli-bundle.js');
+/** Where src/runtime/tools/builtins/search-in-worker.ts looks for the worker when it runs bundled. */
+const searchWorkerFile = join(root, 'dist', 'search-worker.js');
 
 /**
  * Not bundled: the native SQLite addon; pg's optional native binding; packages Nest loads only for
  * transports and platforms the App Server does not use (absent from node_modules); and `typescript`,
  * `prettier` and `@fig/complete-commander`, which nest-commander's stack requires lazily on paths the
  * CLI never takes (inlining them tripled the bundle and slowed start-up); and `esbuild`, which the
- * search tool loads only to build its worker from sources (ts-node), never from dist.
+ * search tool loads only to build its worker from sources (ts-node), never from dist; and
+ * `@opentelemetry/*`, which src/cli/observability loads only when observability is switched on.
  */
 const EXTERNAL = [
   'sqlite3',
@@ -52,6 +57,8 @@ const EXTERNAL = [
   'prettier',
   '@fig/complete-commander',
   'esbuild',
+  // docs/spec/observability.md §1: loaded only when observability is on, so never parsed otherwise.
+  '@opentelemetry/*',
 ];
 
 async function bundleCli(): Promise<void> {
@@ -89,7 +96,22 @@ async function bundleCli(): Promise<void> {
   process.stderr.write(`bundled the CLI into ${outfile} (${(body.length / 1e6).toFixed(1)} MB)\n`);
 }
 
-bundleCli().catch((error: unknown) => {
+/** The `search_files` worker thread's entry, self-contained, for the bundled CLI. */
+async function bundleSearchWorker(): Promise<void> {
+  await build({
+    entryPoints: [join(root, 'dist', 'runtime', 'tools', 'builtins', 'search-worker.js')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: searchWorkerFile,
+    minify: process.env.CLI_BUNDLE_MINIFY !== '0',
+    keepNames: true,
+    logLevel: 'warning',
+  });
+}
+
+Promise.all([bundleCli(), bundleSearchWorker()]).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

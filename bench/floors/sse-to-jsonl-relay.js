@@ -1,18 +1,14 @@
 'use strict';
 // Streaming floor: a plain Node proxy. Each JSONL request {"id", "params": {"url", "text",
-// "threadId"?}} POSTs a chat-completions request to the model, parses the SSE body (split on blank
-// lines, JSON.parse each data payload) and writes one JSONL notification per content fragment, in
-// the shape the App Server must send (docs/spec/protocol.md §4.8 v1.1: the item envelope with
-// `payload.text` = the chunk, plus `delta`), then a turn/completed line. It keeps the accumulated
-// text as the server must (for item/completed and replay) and serves several requests at once
-// (concurrent turns: notifications carry the request's threadId). No framework, no persistence,
-// no runtime.
+// "threadId"?}} streams the model's response through floors/model-relay.js and writes one JSONL
+// notification per content fragment, then a turn/completed line. It serves several requests at
+// once (concurrent turns: notifications carry the request's threadId) and answers `initialize`
+// (so a bench can wait for the process to be up). No framework, no persistence, no runtime.
 // It honours stdout backpressure as the App Server must (docs/spec/protocol.md §1.8): when the pipe to the
 // reader is full it pauses reading the model's responses until stdout drains. Ignoring it made
 // the floor buffer every unread line in memory (~130 MiB over a 100 000-chunk turn) — a floor that
 // no spec-abiding server may copy, so its memory growth was no floor at all.
-const http = require('node:http');
-const { onSsePayloads } = require('./sse-payloads');
+const { relayModelStream, DEFAULT_THREAD_ID, INITIALIZE_RESULT } = require('./model-relay');
 const { onStdinRequests } = require('./stdin-requests');
 
 const streaming = new Set();
@@ -25,53 +21,24 @@ function writeLine(line) {
   for (const response of streaming) response.pause();
 }
 
-function relay(id, url, text, threadId = 'thread_00000000000000000000000000000001') {
-  const body = JSON.stringify({
-    model: 'bench-model',
-    stream: true,
-    messages: [{ role: 'user', content: text }],
-  });
-  const target = new URL(`${url}/chat/completions`);
-  const item = {
-    itemId: 'item_00000000000000000000000000000001',
-    threadId,
-    turnId: 'turn_00000000000000000000000000000001',
-    type: 'agentMessage',
-    status: 'inProgress',
-    payload: { text: '' },
-    createdAt: Date.now(),
-    updatedAt: Date.now(),
-  };
-  const request = http.request(
-    target,
-    { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' } },
-    (response) => {
-      response.setEncoding('utf8');
-      streaming.add(response);
-      let accumulated = '';
-      onSsePayloads(response, (payload) => {
-        const delta = payload.choices?.[0]?.delta;
-        if (typeof delta?.content !== 'string' || delta.content === '') return;
-        accumulated += delta.content;
-        item.payload = { text: delta.content };
-        item.updatedAt = Date.now();
-        writeLine(
-          `${JSON.stringify({ jsonrpc: '2.0', method: 'item/agentMessage/delta', params: { ...item, delta: delta.content } })}\n`,
-        );
-      });
-      response.on('end', () => {
-        streaming.delete(response);
-        writeLine(
-          `${JSON.stringify({ jsonrpc: '2.0', method: 'turn/completed', params: { threadId, status: 'completed', textLength: accumulated.length } })}\n`,
-        );
-      });
+const answer = (id, result) => `${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`;
+
+function relay(id, url, text, threadId = DEFAULT_THREAD_ID) {
+  relayModelStream(url, text, threadId, {
+    start: (response) => streaming.add(response),
+    frame: (frame) => writeLine(`${frame}\n`),
+    end: (frame, response) => {
+      streaming.delete(response);
+      writeLine(`${frame}\n`);
     },
-  );
-  request.end(body);
-  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { status: 'running' } })}\n`);
+  });
+  process.stdout.write(answer(id, { status: 'running' }));
 }
 
 onStdinRequests(
-  (message) => relay(message.id, message.params.url, message.params.text, message.params.threadId),
+  (message) => {
+    if (message.method === 'initialize') process.stdout.write(answer(message.id, INITIALIZE_RESULT));
+    else relay(message.id, message.params.url, message.params.text, message.params.threadId);
+  },
   () => process.exit(0),
 );

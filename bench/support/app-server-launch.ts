@@ -50,12 +50,18 @@ export function createWorkspace(modelBaseUrl: string = UNUSED_MODEL_URL): BenchW
   return { dir, settingsPath, threadCwd, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function appServerArgs(workspace: BenchWorkspace, store: string, extra: string[] = []): string[] {
+/** `listen`: the `--listen` value and its options (default stdio; see support/ws-clients.ts). */
+export function appServerArgs(
+  workspace: BenchWorkspace,
+  store: string,
+  extra: string[] = [],
+  listen: string[] = ['stdio'],
+): string[] {
   return [
     DIST_MAIN,
     'app-server',
     '--listen',
-    'stdio',
+    ...listen,
     '--settings',
     workspace.settingsPath,
     '--backend',
@@ -71,10 +77,16 @@ export function appServerArgs(workspace: BenchWorkspace, store: string, extra: s
 /** Node flags for every server a benchmark starts, for diagnosis (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 const DIAGNOSTIC_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-export function spawnAppServer(workspace: BenchWorkspace, store: string, extra: string[] = []): JsonlPeer {
+/** `env`: extra variables for the server (the tracing benchmark's `OTEL_*`). */
+export function spawnAppServer(
+  workspace: BenchWorkspace,
+  store: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): JsonlPeer {
   return JsonlPeer.spawnNode([...DIAGNOSTIC_NODE_ARGS, ...appServerArgs(workspace, store, extra)], {
     cwd: workspace.dir,
-    env: { ...process.env, VV_AGENT_HOME: workspace.dir },
+    env: { ...process.env, VV_AGENT_HOME: workspace.dir, ...env },
   });
 }
 
@@ -85,8 +97,9 @@ export async function startAppServer(
   workspace: BenchWorkspace,
   store: string,
   extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<JsonlPeer> {
-  const peer = spawnAppServer(workspace, store, extra);
+  const peer = spawnAppServer(workspace, store, extra, env);
   await peer.call('init', 'initialize', INITIALIZE_PARAMS);
   return peer;
 }

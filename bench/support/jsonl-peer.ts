@@ -7,12 +7,70 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export type JsonMessage = Record<string, unknown>;
-/** `readAtNs`: hrtime (ns, CLOCK_MONOTONIC) when the stdout chunk holding the line was read. */
+/** `readAtNs`: hrtime (ns, CLOCK_MONOTONIC) when the stdout chunk (or frame) holding it was read. */
 export type MessageListener = (message: JsonMessage, readAtNs: bigint) => void;
 
-export class JsonlPeer {
-  readonly process: ChildProcessWithoutNullStreams;
+/**
+ * Request/response and waiting over any transport of parsed JSON messages: JsonlPeer (a child's
+ * stdio) and BenchWsClient (one WebSocket, support/ws-clients.ts) share it.
+ */
+export abstract class MessagePeer {
   private readonly listeners = new Set<MessageListener>();
+
+  abstract send(message: unknown): void;
+
+  /** Said in timeout errors (e.g. the child's stderr). */
+  protected diagnostics(): string {
+    return '';
+  }
+
+  onMessage(listener: MessageListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected deliver(message: JsonMessage, readAtNs: bigint): void {
+    for (const listener of [...this.listeners]) listener(message, readAtNs);
+  }
+
+  /** The first message (from now on) that matches. */
+  waitFor(predicate: (message: JsonMessage) => boolean, timeoutMs = 60_000): Promise<JsonMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`timed out waiting for a message; ${this.diagnostics()}`));
+      }, timeoutMs);
+      const stop = this.onMessage((message) => {
+        if (!predicate(message)) return;
+        clearTimeout(timer);
+        stop();
+        resolve(message);
+      });
+    });
+  }
+
+  /** Sends a request and resolves with its response or error (by id). */
+  request(id: string | number, method: string, params?: unknown, timeoutMs = 60_000): Promise<JsonMessage> {
+    const answer = this.waitFor((message) => message.id === id && !('method' in message), timeoutMs);
+    this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+    return answer;
+  }
+
+  /** Like `request`, but throws unless the answer is a result. */
+  async call(
+    id: string | number,
+    method: string,
+    params?: unknown,
+    timeoutMs = 60_000,
+  ): Promise<JsonMessage> {
+    const answer = await this.request(id, method, params, timeoutMs);
+    if (!('result' in answer)) throw new Error(`${method} failed: ${JSON.stringify(answer)}`);
+    return answer.result as JsonMessage;
+  }
+}
+
+export class JsonlPeer extends MessagePeer {
+  readonly process: ChildProcessWithoutNullStreams;
   /** Pieces of the unterminated line, joined once its `\n` arrives (linear in the line length). */
   private readonly pending: string[] = [];
   private stderrTail = '';
@@ -20,6 +78,7 @@ export class JsonlPeer {
   private readonly exited: Promise<number | null>;
 
   private constructor(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) {
+    super();
     this.process = spawn(process.execPath, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -54,11 +113,6 @@ export class JsonlPeer {
     return this.stderrTail;
   }
 
-  onMessage(listener: MessageListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   send(message: unknown): void {
     this.process.stdin.write(`${JSON.stringify(message)}\n`);
   }
@@ -68,39 +122,8 @@ export class JsonlPeer {
     this.process.stdin.write(text);
   }
 
-  /** The first message (from now on) that matches. */
-  waitFor(predicate: (message: JsonMessage) => boolean, timeoutMs = 60_000): Promise<JsonMessage> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        stop();
-        reject(new Error(`timed out waiting for a message; stderr: ${this.stderrTail}`));
-      }, timeoutMs);
-      const stop = this.onMessage((message) => {
-        if (!predicate(message)) return;
-        clearTimeout(timer);
-        stop();
-        resolve(message);
-      });
-    });
-  }
-
-  /** Sends a request and resolves with its response or error (by id). */
-  request(id: string | number, method: string, params?: unknown, timeoutMs = 60_000): Promise<JsonMessage> {
-    const answer = this.waitFor((message) => message.id === id && !('method' in message), timeoutMs);
-    this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
-    return answer;
-  }
-
-  /** Like `request`, but throws unless the answer is a result. */
-  async call(
-    id: string | number,
-    method: string,
-    params?: unknown,
-    timeoutMs = 60_000,
-  ): Promise<JsonMessage> {
-    const answer = await this.request(id, method, params, timeoutMs);
-    if (!('result' in answer)) throw new Error(`${method} failed: ${JSON.stringify(answer)}`);
-    return answer.result as JsonMessage;
+  protected override diagnostics(): string {
+    return `stderr: ${this.stderrTail}`;
   }
 
   /** Closes stdin and waits for the exit (SIGKILL after `timeoutMs`). */
@@ -134,7 +157,7 @@ export class JsonlPeer {
         this.invalid += 1;
         continue;
       }
-      for (const listener of [...this.listeners]) listener(message, readAtNs);
+      this.deliver(message, readAtNs);
     }
   }
 }

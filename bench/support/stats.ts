@@ -17,3 +17,8 @@ export function medianIndex(values: readonly number[]): number {
   const target = median(values);
   return values.findIndex((value) => value === target);
 }
+
+/** min, p90 and max of a sample (details beside a median). */
+export function spread(values: readonly number[]): { min: number; p90: number; max: number } {
+  return { min: Math.min(...values), p90: percentile(values, 90), max: Math.max(...values) };
+}

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { createWorkspace, startAppServer, startThread } from './app-server-launch';
 import { fragmentAt, streamDirectiveText } from './delta-stream-model';
 import type { DeltaStreamModelProcess } from './delta-stream-model.process';
-import { type JsonMessage, JsonlPeer } from './jsonl-peer';
+import { type JsonMessage, JsonlPeer, type MessagePeer } from './jsonl-peer';
 import { readProcMemory, RssSampler } from './proc-status';
 
 export const RELAY_SCRIPT = resolve(__dirname, '../floors/sse-to-jsonl-relay.js');
@@ -30,6 +30,8 @@ export interface StreamOptions {
   sampleRss?: boolean;
   /** Streams sent through the same process before the measured one, in order (not measured). */
   warmUps?: readonly StreamLoad[];
+  /** Extra environment of the server (the tracing benchmark's `OTEL_*`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface StreamedTurn {
@@ -39,6 +41,8 @@ export interface StreamedTurn {
   writeTimesUs: number[];
   /** Request write → turn/completed read. */
   elapsedMs: number;
+  /** Request write → first delta read (a fresh process's first token). */
+  firstDeltaMs: number;
   /** VmRSS just before the request (0 without `sampleRss`). */
   idleRssMiB: number;
   /** Largest VmRSS sample while streaming (0 without `sampleRss`). */
@@ -47,14 +51,30 @@ export interface StreamedTurn {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-/** Collects delta read times in order, checking each fragment; resolves at turn/completed. */
+/** Per delta: model write (hrtime µs) → read (hrtime ns), in ms; both lists in fragment order. */
+export function addedLatenciesMs(writeTimesUs: readonly number[], readAtNs: readonly bigint[]): number[] {
+  if (writeTimesUs.length !== readAtNs.length)
+    throw new Error(`${writeTimesUs.length} writes but ${readAtNs.length} reads`);
+  return readAtNs.map((read, index) => (Number(read / 1000n) - writeTimesUs[index]) / 1000);
+}
+
+/**
+ * Collects delta read times in order, checking each fragment; resolves at turn/completed. With
+ * `threadId`, only that thread's notifications count (concurrent turns on one peer).
+ */
 export function collectDeltas(
-  peer: JsonlPeer,
+  peer: MessagePeer,
   load: StreamLoad,
+  threadId?: string,
 ): Promise<{ readAtNs: bigint[]; completion: JsonMessage; completedAtNs: bigint }> {
   const readAtNs: bigint[] = [];
   return new Promise((resolveRun, reject) => {
     const stop = peer.onMessage((message, readAt) => {
+      if (
+        threadId !== undefined &&
+        (message.params as { threadId?: string } | undefined)?.threadId !== threadId
+      )
+        return;
       if (message.method === 'item/agentMessage/delta') {
         const delta = (message.params as { delta: string }).delta;
         const expected = fragmentAt(readAtNs.length, load.chars);
@@ -112,6 +132,7 @@ async function observe(
     readAtNs,
     writeTimesUs: options.timestamps ? await model.writeTimes(tag) : [],
     elapsedMs: Number(completedAtNs - began) / 1e6,
+    firstDeltaMs: Number(readAtNs[0] - began) / 1e6,
     idleRssMiB,
     peakRssMiB,
   };
@@ -140,7 +161,7 @@ export async function streamThroughServer(
   options: StreamOptions = {},
 ): Promise<StreamedTurn> {
   const workspace = createWorkspace(model.baseUrl);
-  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'));
+  const server = await startAppServer(workspace, resolve(workspace.dir, 'stream.sqlite'), [], options.env);
   try {
     const threadId = await startThread(server, workspace, 'thread');
     return await observeAfterWarmUps(server, model, tag, load, options, (text, turn) =>
@@ -161,6 +182,8 @@ export async function streamThroughRelay(
 ): Promise<StreamedTurn> {
   const relay = JsonlPeer.spawnNode([RELAY_SCRIPT]);
   try {
+    // Up and reading, as the server is once initialized: the process start is not the stream's.
+    await relay.call(0, 'initialize', {});
     return await observeAfterWarmUps(relay, model, tag, load, options, async (text, turn) =>
       relay.send({ jsonrpc: '2.0', id: turn + 1, method: 'relay', params: { url: model.baseUrl, text } }),
     );

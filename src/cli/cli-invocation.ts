@@ -3,6 +3,7 @@ import type { ApprovalPolicy } from '../runtime/approvals/types';
 import type { SandboxMode } from '../runtime/sandbox/sandbox-mode';
 import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
+import type { ObservabilityOptions } from './observability-options';
 
 /** docs/spec/websocket.md §1: the `--listen ws://HOST:PORT` address and the `--ws-*` options. */
 export interface WebSocketListenOptions {
@@ -12,6 +13,8 @@ export interface WebSocketListenOptions {
   noAuth: boolean;
   /** `--ws-allow-origin`, in command-line order. */
   allowedOrigins: string[];
+  /** `--inspector` (docs/spec/inspector.md §1): serve the page at `/inspector/`; absent when not given. */
+  inspector?: true;
 }
 
 /** docs/spec/sandbox.md §1, §2: `--sandbox`, `--sandbox-network`, `--sandbox-writable-root`, `--sandbox-deny-read`. */
@@ -44,6 +47,8 @@ export interface ListenOptions {
   nativeCaller?: string;
   /** The callers the installed launcher allows; absent → no check (a host started by hand). */
   nativeAllowedCallers?: readonly string[];
+  /** docs/spec/observability.md §1, §4; absent = the defaults (no metrics listener, text logs at info). */
+  observability?: ObservabilityOptions;
   sandbox: SandboxOptions;
 }
 
@@ -61,6 +66,8 @@ export type CliInvocation =
   | { kind: 'schema'; out: string }
   | { kind: 'generate-ts'; out: string }
   | { kind: 'debug-send-message'; message: string }
+  /** docs/spec/inspector.md §1: `debug app-server inspect [--port N] [--open]`. */
+  | { kind: 'debug-inspect'; port: number; open: boolean }
   /** docs/spec/native-messaging.md §2: install, uninstall or list the browser host files. */
   | { kind: 'native-host'; request: NativeHostRequest };
 

@@ -2,7 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CLI_INVOCATION, type CliInvocation } from './cli-invocation';
 import { CliOutcome } from './cli-outcome';
 import { AppServerCommand } from './commands/app-server.command';
-import { DebugAppServerCommand, DebugCommand, DebugSendMessageCommand } from './commands/debug.command';
+import {
+  DebugAppServerCommand,
+  DebugCommand,
+  DebugInspectCommand,
+  DebugSendMessageCommand,
+} from './commands/debug.command';
 import { GenerateTsCommand, SchemaCommand } from './commands/schema.command';
 import { NativeHostCommand } from './commands/native-host.command';
 
@@ -24,6 +29,7 @@ export class CliModule {
         DebugCommand,
         DebugAppServerCommand,
         DebugSendMessageCommand,
+        DebugInspectCommand,
         NativeHostCommand,
       ],
     };

@@ -13,6 +13,7 @@ function parseSchemaCommand(kind: 'schema' | 'generate-ts', args: readonly strin
 }
 
 function parseDebugCommand(args: readonly string[]): CliInvocation {
+  if (args[0] === 'app-server' && args[1] === 'inspect') return parseInspectCommand(args.slice(2));
   if (args[0] !== 'app-server' || args[1] !== 'send-message') {
     return { kind: 'usage-error', message: 'unknown debug command' };
   }
@@ -21,6 +22,30 @@ function parseDebugCommand(args: readonly string[]): CliInvocation {
     return { kind: 'usage-error', message: 'debug app-server send-message requires a message' };
   }
   return { kind: 'debug-send-message', message: words.join(' ') };
+}
+
+/** docs/spec/inspector.md §1: `debug app-server inspect [--port N] [--open]`; port 0 = any free port. */
+function parseInspectCommand(args: readonly string[]): CliInvocation {
+  let port: number | undefined;
+  let open = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--open' && !open) {
+      open = true;
+      continue;
+    }
+    const inline = arg.startsWith('--port=') ? arg.slice('--port='.length) : undefined;
+    if ((arg === '--port' || inline !== undefined) && port === undefined) {
+      const raw = inline ?? args[++i];
+      const value = raw !== undefined && /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
+      if (!(value <= 65535))
+        return { kind: 'usage-error', message: '--port must be an integer from 0 to 65535' };
+      port = value;
+      continue;
+    }
+    return { kind: 'usage-error', message: `unknown debug app-server inspect argument: ${arg}` };
+  }
+  return { kind: 'debug-inspect', port: port ?? 0, open };
 }
 
 const HELP_TOPICS: readonly HelpTopic[] = ['app-server', 'acp', 'native-host'];

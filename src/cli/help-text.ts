@@ -6,6 +6,7 @@ export const HELP_TEXT = `Usage:
   vv-agent app-server schema --out <dir>
   vv-agent app-server generate-ts --out <dir>
   vv-agent debug app-server send-message <message...>
+  vv-agent debug app-server inspect [--port <n>] [--open]
   vv-agent native-host install --browser <browser> --extension-id <id> --settings <path> --backend <key> --model <key> [options]
   vv-agent native-host uninstall --browser <browser> [--name <name>] [--user-data-dir <dir>]
   vv-agent native-host status [--browser <browser>] [--user-data-dir <dir>]
@@ -28,6 +29,12 @@ App Server options:
   --ws-token-file <path>           WebSocket: file holding the client token (16-512 chars)
   --ws-no-auth                     WebSocket: no token (loopback HOST only)
   --ws-allow-origin <origin>       WebSocket: allowed Origin header value (repeatable)
+  --inspector                      WebSocket: serve the inspector page at /inspector/
+  --metrics-listen <host:port>     Prometheus text on GET /metrics, GET /healthz (loopback HOST only
+                                   unless --metrics-allow-remote); traces/metrics over OTLP: OTEL_* variables
+  --metrics-allow-remote           Allow a non-loopback --metrics-listen HOST
+  --log-format <text|json>         stderr lines: text (default) or one JSON object per line
+  --log-level <level>              debug | info | warn | error (default: warn, or $VV_AGENT_LOG_LEVEL)
   --sandbox <mode>                 bash's OS sandbox at most: read-only | workspace-write |
                                    danger-full-access (default: workspace-write)
   --sandbox-network                workspace-write: bash commands keep the network

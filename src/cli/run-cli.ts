@@ -22,6 +22,7 @@ const CANONICAL_ARGV: Record<CommandInvocation['kind'], string[]> = {
   schema: ['app-server', 'schema'],
   'generate-ts': ['app-server', 'generate-ts'],
   'debug-send-message': ['debug', 'app-server', 'send-message'],
+  'debug-inspect': ['debug', 'app-server', 'inspect'],
   'native-host': ['native-host'],
 };
 

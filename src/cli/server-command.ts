@@ -12,13 +12,34 @@ import { packageVersion } from './package-version';
 import { productionServerOptionsOrExit } from './production-server-options';
 import { readyLine } from './ready-line';
 import { protocolOutput } from './stdout-guard';
+import type { RunningObservability } from './observability/start-observability';
 
 /** Runs the server until its input ends or it fails to start; resolves to the exit code. */
 export async function runServerCommand(invocation: ServerInvocation): Promise<number> {
   const outcome = new CliOutcome();
-  if (invocation.kind === 'acp') await runAcp(invocation.options, outcome);
-  else await runListen(invocation.options, outcome);
+  const observability = await observe(invocation);
+  try {
+    if (invocation.kind === 'acp') await runAcp(invocation.options, outcome);
+    else await runListen(invocation.options, outcome);
+  } finally {
+    await observability.stop();
+  }
   return outcome.exitCode;
+}
+
+/** docs/spec/observability.md: logs first (every later line obeys them), then the exporters. */
+async function observe(invocation: ServerInvocation): Promise<RunningObservability> {
+  const options = invocation.options.observability;
+  // Each module loads only when asked for, so a start without these options loads nothing more.
+  if (options !== undefined) {
+    const { configureStderrLogs } = await import('../nest/stderr-logger');
+    configureStderrLogs(options.logFormat, options.logLevel);
+    if (options.logFormat === 'json') (await import('./json-stderr')).installJsonStderr();
+  }
+  const { startObservability } = await import('./observability/start-observability');
+  const { listen } = invocation.options;
+  const transport = invocation.kind === 'acp' ? 'acp' : listen === 'ws' ? 'websocket' : listen;
+  return startObservability(options, process.env, { transport, version: packageVersion() });
 }
 
 async function runListen(listen: ListenOptions, outcome: CliOutcome): Promise<void> {
@@ -37,11 +58,14 @@ async function runListen(listen: ListenOptions, outcome: CliOutcome): Promise<vo
   if (options === null) return;
   const websocket = listen.websocket;
   if (websocket !== undefined) {
-    const { runWebSocketAppServer, loadWebSocketToken } = await import('./websocket-listen');
+    const { runWebSocketAppServer, loadWebSocketToken, inspectorOrExit } = await import('./websocket-listen');
     const { tokenFile } = websocket;
+    const inspector = websocket.inspector === true ? inspectorOrExit(outcome) : undefined;
+    if (inspector === null) return;
     outcome.exitCode = await runWebSocketAppServer(options, {
       address: websocket.address,
       allowedOrigins: websocket.allowedOrigins,
+      ...(inspector !== undefined ? { inspector } : {}),
       // Read after the store opened, before binding (docs/spec/websocket.md §1 startup order).
       loadToken: () => (tokenFile === null ? null : loadWebSocketToken(tokenFile)),
     });

@@ -1,4 +1,11 @@
 /** `--listen ws://…` (docs/spec/websocket.md §1): the WebSocket server and its token file, loaded together on demand. */
+import { join } from 'node:path';
+import { CODE_DIR } from '../package-layout';
+import {
+  createInspectorHttp,
+  InspectorAssetsMissingError,
+  type InspectorHttp,
+} from '../transports/websocket/inspector';
 import { readTokenFile, TokenFileError } from '../transports/websocket/token-file';
 import { WebSocketStartupError } from '../transports/websocket/websocket.server';
 
@@ -11,5 +18,20 @@ export function loadWebSocketToken(path: string): string {
   } catch (error) {
     if (error instanceof TokenFileError) throw new WebSocketStartupError(error.message, 2);
     throw error;
+  }
+}
+
+/** Where `npm run build` writes the page (scripts/bundle-inspector.ts): dist/inspector/. */
+export const INSPECTOR_ASSET_DIR = join(CODE_DIR, 'inspector');
+
+/** `--inspector`: the page's files, or null after writing why they are missing (exit 1: an install problem). */
+export function inspectorOrExit(outcome: { exitCode: number }): InspectorHttp | null {
+  try {
+    return createInspectorHttp(INSPECTOR_ASSET_DIR);
+  } catch (error) {
+    if (!(error instanceof InspectorAssetsMissingError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    outcome.exitCode = 1;
+    return null;
   }
 }

@@ -232,6 +232,10 @@ export class AppServerClient {
     return this.request('turn/followUp', params);
   }
 
+  /**
+   * `turn/interrupt`; with `clearFollowUps: true` (docs/spec/protocol.md §3.12 v1.2) the thread's queued
+   * follow-ups are dropped too and the result carries `clearedFollowUps`, the number dropped.
+   */
   interruptTurn(params: TurnInterruptParams): Promise<TurnInterruptResponse> {
     return this.request('turn/interrupt', params);
   }

@@ -1,8 +1,7 @@
 /**
  * The typed client over WebSocket (docs/spec/websocket.md §7): one JSON-RPC message per text frame. Runs in
- * browsers (the global `WebSocket`) and in Node (the global `WebSocket` where there is one, else the
- * `ws` package, loaded only then). Nothing Node-only is imported here statically, so a browser
- * bundle of the client does not pull it in.
+ * browsers (the global `WebSocket`) and in Node (the `ws` package, loaded only there). Nothing
+ * Node-only is imported here statically, so a browser bundle of the client does not pull it in.
  *
  * Auth uses the subprotocol form (browsers cannot set headers): `vv-agent-token.<token>` next to
  * `vv-agent-app-server.v1`, which the server selects — a client that offers subprotocols must get
@@ -92,14 +91,30 @@ export async function openWebSocket(
   };
 }
 
-/** The global `WebSocket` (browsers, Node ≥ 22), else the `ws` package (Node 20). */
+/**
+ * In Node the `ws` package (a dependency of this package), else the global `WebSocket` (browsers).
+ * Node 22+ has a global WebSocket too, but its error event carries no reason at all: a refused
+ * upgrade would read "WebSocket error" instead of "Unexpected server response: 401".
+ */
 async function webSocketConstructor(): Promise<WebSocketConstructor> {
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (global !== undefined) return global;
-  // A computed specifier: bundlers for the browser (which has a global WebSocket) leave `ws` out.
-  const nodeWebSocketPackage = 'ws';
-  const loaded = (await import(nodeWebSocketPackage)) as { WebSocket: WebSocketConstructor };
-  return loaded.WebSocket;
+  if (global === undefined || runsOnNode()) {
+    try {
+      // A computed specifier: bundlers for the browser (which has a global WebSocket) leave `ws` out.
+      const nodeWebSocketPackage = 'ws';
+      const loaded = (await import(nodeWebSocketPackage)) as { WebSocket: WebSocketConstructor };
+      return loaded.WebSocket;
+    } catch (error) {
+      // A Node bundle of the client built without `ws` still has the global one.
+      if (global === undefined) throw error;
+    }
+  }
+  return global;
+}
+
+function runsOnNode(): boolean {
+  const versions = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions;
+  return typeof versions?.node === 'string';
 }
 
 /** `ws` puts the reason (e.g. "Unexpected server response: 401") on the error event; browsers give none. */

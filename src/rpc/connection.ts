@@ -5,6 +5,8 @@
  */
 import type { MessageSink } from './message-sink';
 import type { OutboundSource } from './outbound-source';
+import { telemetry } from '../runtime/telemetry/current-telemetry';
+import type { TelemetryAttributes } from '../runtime/telemetry/telemetry';
 
 /** The §2 state a connection keeps; set by `initialize` / `initialized`. */
 export interface ConnectionState {
@@ -25,6 +27,9 @@ export type ServerRequestOutcome =
   | { kind: 'closed' };
 
 export type CloseListener = (connection: Connection) => void;
+
+/** The shortest time between two queue-depth samples of one connection. */
+const DEPTH_SAMPLE_INTERVAL_MS = 1;
 
 /** §1.8: capacity of the outbound queue, in messages. */
 export const OUTBOUND_QUEUE_CAPACITY = 1024;
@@ -59,6 +64,9 @@ export class Connection {
   private closed = false;
   private readonly closeListeners = new Set<CloseListener>();
   private readonly pendingServerRequests = new Map<string, (outcome: ServerRequestOutcome) => void>();
+  /** Made once: the depth is sampled for every queued message (docs/spec/observability.md §3). */
+  private readonly depthAttributes: TelemetryAttributes = { 'vv_agent.transport': telemetry().transport };
+  private nextDepthSampleAt = 0;
 
   constructor(
     readonly id: string,
@@ -79,6 +87,7 @@ export class Connection {
   send(message: unknown): Promise<void> {
     const line = `${JSON.stringify(message)}\n`;
     if (this.closed || this.outputBroken) return Promise.resolve();
+    this.sampleDepth();
     if (this.waiting.length === 0 && this.queuedMessages < this.capacity) {
       this.admit({ kind: 'line', line, admitted: null });
       this.pump();
@@ -95,6 +104,7 @@ export class Connection {
    */
   enqueueFrom(source: OutboundSource, count = 1): void {
     if (count <= 0 || this.closed || this.outputBroken) return;
+    this.sampleDepth();
     const lastWaiting = this.waiting.at(-1);
     if (lastWaiting?.kind === 'source' && lastWaiting.source === source) {
       lastWaiting.count += count;
@@ -106,6 +116,20 @@ export class Connection {
       if (count > room) this.waiting.push({ kind: 'source', source, count: count - room });
     }
     this.pump();
+  }
+
+  /**
+   * docs/spec/observability.md §3: the depth, sampled when a message is queued — at most once a
+   * millisecond per connection, so that a stream of 100 000 deltas a second costs a thousand
+   * samples, not a histogram update per delta (the bench's tracing figure).
+   */
+  private sampleDepth(): void {
+    const current = telemetry();
+    if (!current.enabled) return;
+    const now = performance.now();
+    if (now < this.nextDepthSampleAt) return;
+    this.nextDepthSampleAt = now + DEPTH_SAMPLE_INTERVAL_MS;
+    current.record('vv_agent.outbound.queue.depth', this.queuedMessages, this.depthAttributes);
   }
 
   /** Number of messages queued (admitted) and not yet handed to the sink. */

@@ -2,7 +2,7 @@
 import type { ModelRef, ModelSettings } from './model/types';
 import type { NoToolPolicy } from './run-config';
 import { isBuiltinToolName, sharedBuiltinTool } from './tools/builtin-tool-catalog';
-import { normalizeToolMetadata } from './tools/tool-metadata';
+import { normalizeToolMetadata } from './tool-metadata/tool-metadata';
 import type { BuiltinToolName, ToolDefinition, ToolPolicy } from './tools/types';
 import type { McpServerConfig } from './tools/mcp/server-config';
 

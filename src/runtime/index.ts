@@ -9,9 +9,9 @@ export type {
   RunHandle,
   RunHandleState,
   RunHandleStatus,
-  RunStatus,
   NoToolPolicy,
 } from './run-config';
+export type { RunStatus } from './run-outcome';
 export type * from './messages';
 export type * from './events/types';
 export { COMPLETION_REASONS, TERMINAL_EVENT_TYPES } from './events/types';
@@ -62,12 +62,12 @@ export {
 export type * from './tools/types';
 export type { DynamicToolSource } from './tools/dynamic-tool-source';
 export { BUILTIN_TOOL_NAMES } from './tools/types';
-export { normalizeToolMetadata } from './tools/tool-metadata';
+export { normalizeToolMetadata } from './tool-metadata/tool-metadata';
 
 export type * from './approvals/types';
 export { ApprovalBroker } from './approvals/approval-broker';
 export { requiresApproval } from './approvals/approval-policy';
 
-export { EventStoreError, type RunEventStore, type EventStoreErrorCode } from './event-store/types';
+export { EventStoreError, type RunEventStore, type EventStoreErrorCode } from './events/run-event-store';
 export { JsonlRunEventStore } from './event-store/jsonl-run-event-store';
 export * from './llm';

@@ -4,13 +4,15 @@ import type { DynamicToolSource } from './tools/dynamic-tool-source';
 import type { ToolPolicy } from './tools/types';
 import type { ApprovalPolicy, ApprovalProvider, ApprovalDecision } from './approvals/types';
 import type { Message } from './messages';
-import type { RunEvent, CompletionReason } from './events/types';
+import type { RunEvent } from './events/types';
+import type { RunOutcome } from './run-outcome';
 import type { TaskTokenUsage } from './usage/types';
-import type { RunEventStore } from './event-store/types';
+import type { RunEventStore } from './events/run-event-store';
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { PromptSize } from './compaction/prompt-size-tracker';
 import type { CommandSandbox } from './sandbox/command-sandbox';
 import type { SandboxMode } from './sandbox/sandbox-mode';
+import type { RunTrace } from './telemetry/run-spans';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
 
@@ -54,23 +56,24 @@ export interface RunConfig {
   commandSandbox?: CommandSandbox;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
+  /**
+   * The span the run's model call, tool call and approval spans go under (docs/spec/observability.md
+   * §2); absent = none are made.
+   */
+  trace?: RunTrace;
   budgetLimits?: Record<string, unknown>;
 }
 
-export type RunStatus = 'completed' | 'wait_user' | 'failed' | 'max_cycles';
-
-export interface RunResult {
+/** Which run: the fields of the RunResult that the run knows from its start. */
+export interface RunIdentity {
   runId: string;
   traceId: string;
   agentName: string;
   input: string;
-  status: RunStatus;
-  completionReason: CompletionReason | null;
-  completionToolName: string | null;
-  finalAnswer: string | null;
-  waitReason: string | null;
-  error: string | null;
-  partialOutput: string | null;
+}
+
+/** Which run, how it ended (the outcome matrix, §5.1) and what it produced. */
+export interface RunResult extends RunIdentity, RunOutcome {
   /** finalAnswer ?? waitReason ?? error */
   readonly finalOutput: string | null;
   tokenUsage: TaskTokenUsage;

@@ -9,11 +9,12 @@ import { runCycles } from './cycle-loop';
 import { terminalEventPayload } from './events/run-event-factory';
 import { RunEventSink } from './events/run-event-sink';
 import type { ModelCallSetup } from './model/model-call';
-import type { RunConfig, RunResult } from './run-config';
+import type { RunConfig, RunIdentity, RunResult } from './run-config';
 import type { RunControl } from './run-control';
 import type { RunJournal } from './run-journal';
 import { failedOutcome, relabelIfCancelled, type RunOutcome } from './run-outcome';
-import { buildRunResult, type RunIdentity } from './run-result';
+import { buildRunResult } from './run-result';
+import { RunSpans, serverAddressOf, type RunTrace } from './telemetry/run-spans';
 import { prepareRun, type RunMode, type RunPlan, type RunnerDefaults } from './run-setup';
 import { buildRunToolSet } from './tools/run-tool-set';
 import type { ToolRunScope } from './tools/tool-run-scope';
@@ -34,7 +35,12 @@ export interface RunLaunch {
   warn?: (line: string) => void;
 }
 
-function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRunScope {
+function toolScope(
+  launch: RunLaunch,
+  plan: RunPlan,
+  sink: RunEventSink,
+  spans: RunSpans | undefined,
+): ToolRunScope {
   const { config, control, identity } = launch;
   const defaults = launch.runner.defaultRunConfig ?? {};
   return {
@@ -58,6 +64,7 @@ function toolScope(launch: RunLaunch, plan: RunPlan, sink: RunEventSink): ToolRu
       timeoutMs: config.approvalTimeoutMs ?? defaults.approvalTimeoutMs,
     },
     sink,
+    spans,
     signal: control.signal,
     isCancelled: () => control.cancelReason !== null,
     hasQueuedSteering: () => control.steering.size > 0,
@@ -104,11 +111,17 @@ async function refreshDynamicTools(
   }
 }
 
+function runSpansOf(trace: RunTrace | undefined, plan: RunPlan): RunSpans | undefined {
+  if (trace === undefined) return undefined;
+  return new RunSpans(trace, serverAddressOf(plan.resolved.endpoint_options[0]?.endpoint.api_base));
+}
+
 /** Resolves with the result; rejects for setup failures (no events) and fail-closed store failures. */
 export async function executeRun(launch: RunLaunch): Promise<RunResult> {
   const { agent, config, identity, control, journal } = launch;
   const defaults = launch.runner.defaultRunConfig ?? {};
   const plan = prepareRun(launch.runner, agent, identity.input, config, launch.mode);
+  const spans = runSpansOf(config.trace ?? defaults.trace, plan);
 
   const sink = new RunEventSink(
     {
@@ -122,6 +135,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
       store: config.eventStore ?? defaults.eventStore,
       failClosed: config.eventStoreFailClosed ?? defaults.eventStoreFailClosed ?? false,
       warn: launch.warn,
+      observe: spans === undefined ? undefined : (payload) => spans.observe(payload),
     },
   );
   await sink.emit({ type: 'run_started', input: identity.input });
@@ -145,6 +159,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
     tools: plan.toolSpecs,
     ledger,
     signal: control.signal,
+    spans,
   };
   const compaction: CompactionContext = {
     sink,
@@ -162,7 +177,7 @@ export async function executeRun(launch: RunLaunch): Promise<RunResult> {
       if (conversation.compactedHistory() !== undefined) promptSize.reset();
     } else {
       conversation.append(plan.userMessage, { turnInput: true });
-      const tools = toolScope(launch, plan, sink);
+      const tools = toolScope(launch, plan, sink, spans);
       outcome = await runCycles({
         maxCycles: plan.maxCycles,
         noToolPolicy: plan.noToolPolicy,

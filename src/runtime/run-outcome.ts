@@ -1,7 +1,9 @@
 /** How a run ended: the rows of the outcome matrix (docs/spec/runtime.md §5.1, §5.2). */
 import type { CompletionReason } from './events/types';
-import type { RunStatus } from './run-config';
 
+export type RunStatus = 'completed' | 'wait_user' | 'failed' | 'max_cycles';
+
+/** The fields of the RunResult that say how the run ended; the cycle loop decides them. */
 export interface RunOutcome {
   status: RunStatus;
   /** null only for a manual compaction run, which has no row in the matrix. */

@@ -2,16 +2,9 @@
 import type { RunEvent } from './events/types';
 import type { PromptSizeTracker } from './compaction/prompt-size-tracker';
 import type { Conversation } from './conversation';
-import type { RunResult } from './run-config';
+import type { RunIdentity, RunResult } from './run-config';
 import { finalOutputOf, type RunOutcome } from './run-outcome';
 import type { TaskTokenUsage } from './usage/types';
-
-export interface RunIdentity {
-  runId: string;
-  traceId: string;
-  agentName: string;
-  input: string;
-}
 
 export function buildRunResult(
   identity: RunIdentity,
@@ -30,13 +23,7 @@ export function buildRunResult(
   const figure = promptSize.figure();
   return {
     ...identity,
-    status: outcome.status,
-    completionReason: outcome.completionReason,
-    completionToolName: outcome.completionToolName,
-    finalAnswer: outcome.finalAnswer,
-    waitReason: outcome.waitReason,
-    error: outcome.error,
-    partialOutput: outcome.partialOutput,
+    ...outcome,
     get finalOutput(): string | null {
       return finalOutputOf(this);
     },

@@ -18,6 +18,16 @@ export interface RunnerOptions {
   defaultRunConfig?: RunConfig;
 }
 
+/** What a caller fixes about a run before it starts. */
+export interface RunStartOptions {
+  /**
+   * The run's id (default: a new `run_` id), for a host that must record the run durably before
+   * it may begin — the App Server persists a turn with its run id, and only a turn that was
+   * created may call the model.
+   */
+  runId?: string;
+}
+
 export class Runner {
   readonly modelProvider: ModelProvider | undefined;
   readonly workspace: string;
@@ -30,8 +40,8 @@ export class Runner {
   }
 
   /** Returns at once; run-level problems reject `result()` and never throw here. */
-  start(agent: Agent, input: string, config: RunConfig = {}): RunHandle {
-    return this.launch(agent, input, config, 'turn');
+  start(agent: Agent, input: string, config: RunConfig = {}, options: RunStartOptions = {}): RunHandle {
+    return this.launch(agent, input, config, 'turn', options);
   }
 
   /**
@@ -44,12 +54,18 @@ export class Runner {
    * no `completion_reason`), `run_failed` with the summary call's error, or `run_cancelled`.
    * `result().compactedHistory` is the history to store when the compaction took effect.
    */
-  compact(agent: Agent, config: RunConfig = {}): RunHandle {
-    return this.launch(agent, '', config, 'compaction');
+  compact(agent: Agent, config: RunConfig = {}, options: RunStartOptions = {}): RunHandle {
+    return this.launch(agent, '', config, 'compaction', options);
   }
 
-  private launch(agent: Agent, input: string, config: RunConfig, mode: RunMode): RunHandle {
-    const runId = newId('run_');
+  private launch(
+    agent: Agent,
+    input: string,
+    config: RunConfig,
+    mode: RunMode,
+    options: RunStartOptions,
+  ): RunHandle {
+    const runId = options.runId ?? newId('run_');
     const traceId = newId('trace_');
     const journal = new RunJournal();
     const broker = config.approvalBroker ?? this.defaultRunConfig.approvalBroker ?? new ApprovalBroker();

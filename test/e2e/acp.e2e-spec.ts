@@ -216,7 +216,10 @@ describe('vv-agent acp: session/cancel right behind session/prompt', () => {
     await acp.agent.notify('session/cancel', { sessionId });
     expect(await prompt).toEqual({ stopReason: 'cancelled' });
 
-    // The session stays usable.
+    // The session stays usable. A turn cancelled before its first model call never took its reply
+    // (issue 45 item 1: the turn is stored before its run starts), so that reply must not answer
+    // the next prompt.
+    expect(sandbox.model.requests.length + sandbox.model.discardQueued()).toBe(1);
     sandbox.model.enqueue(finishReply('again'));
     expect(
       await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'once more' }] }),

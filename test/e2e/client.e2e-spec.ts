@@ -17,7 +17,7 @@ import { Agent } from '../../src/runtime/agent';
 import { finish, ScriptedModelProvider, type ScriptStep } from '../../src/runtime/model/scripted-model';
 import { Runner } from '../../src/runtime/runner';
 import { E2eSandbox, MODEL } from '../helpers/app-server-session';
-import { bashReply, finishReply } from '../helpers/model-replies';
+import { bashReply, finishReply, hangingTextReply } from '../helpers/model-replies';
 import { assertValidServerMessage } from '../helpers/schema-validation';
 
 jest.setTimeout(30_000);
@@ -149,6 +149,19 @@ describe('over the real stdio server', () => {
     expect(methodsOf(traffic)).toEqual(FINISH_TURN_METHODS);
     expect(traffic.every((m) => m.method !== undefined)).toBe(true);
     expect(await client.nextMessage({ timeoutMs: 200 })).toBeNull();
+  });
+
+  it('interruptTurn({clearFollowUps: true}) returns the validated clearedFollowUps count (docs/spec/protocol.md §3.12 v1.2)', async () => {
+    sandbox.model.enqueue(hangingTextReply(['working']));
+    const client = spawnServer();
+    await client.initialize({ name: 'client-e2e' });
+    const { threadId } = await client.startThread({ cwd: sandbox.workspace });
+    const { turnId } = await client.startTurn({ threadId, input: [{ type: 'text', text: 'go' }] });
+    await sandbox.model.waitForRequests(1);
+    await client.followUpTurn({ threadId, input: [{ type: 'text', text: 'later' }] });
+    const interrupted = await client.interruptTurn({ threadId, clearFollowUps: true });
+    expect(interrupted).toEqual({ threadId, turnId, cancelled: true, clearedFollowUps: 1 });
+    await readTurn(client);
   });
 
   it('answers approval/request with the handler (never in the backlog); a throwing handler answers an error', async () => {

@@ -90,6 +90,67 @@ describe.each(STORE_DRIVERS)('history over stdio [%s store]', (storeDriver) => {
       });
       expect(await session.failure('thread/metadata/update', { threadId })).toMatchObject({ code: -32602 });
     });
+
+    // Issue #45 item 8: keys named like Object.prototype members, and `__proto__`, are ordinary
+    // metadata keys (docs/spec-interpretations.md "Metadata keys named like Object.prototype members").
+    it('keys named like Object.prototype members and __proto__ round-trip through start, read, list, update and a restart', async () => {
+      // JSON.parse makes `__proto__` an own member (an object literal would set the prototype instead).
+      const metadata = JSON.parse(
+        '{"toString":"t","valueOf":1,"hasOwnProperty":true,"constructor":{"name":"c"},' +
+          '"__proto__":{"polluted":true},"isPrototypeOf":null,"title":"x"}',
+      ) as Record<string, unknown>;
+      const expected = metadata;
+      const ownKeys = (value: unknown): string[] => Object.keys(value as object).sort();
+      const session = await ready();
+      const { threadId } = await session.startThread({ metadata });
+      const read = async (client: AppServerSession): Promise<ThreadView> =>
+        (await client.call<{ thread: ThreadView }>('thread/read', { threadId })).thread;
+      expect(ownKeys((await read(session)).metadata)).toEqual(ownKeys(expected));
+      expect((await read(session)).metadata).toEqual(expected);
+      const listed = await session.call<{ threads: ThreadView[] }>('thread/list', {});
+      expect(listed.threads.find((thread) => thread.threadId === threadId)?.metadata).toEqual(expected);
+
+      const patch = JSON.parse(
+        '{"toString":null,"valueOf":2,"__proto__":{"replaced":1},"propertyIsEnumerable":"p"}',
+      ) as Record<string, unknown>;
+      const patched = JSON.parse(
+        '{"valueOf":2,"hasOwnProperty":true,"constructor":{"name":"c"},' +
+          '"__proto__":{"replaced":1},"isPrototypeOf":null,"title":"x","propertyIsEnumerable":"p"}',
+      ) as Record<string, unknown>;
+      const updated = await session.call<ThreadView>('thread/metadata/update', { threadId, metadata: patch });
+      expect(ownKeys(updated.metadata)).toEqual(ownKeys(patched));
+      expect(updated.metadata).toEqual(patched);
+      expect((await read(session)).metadata).toEqual(patched);
+
+      // A thread without them gets them by a patch, and loses them by `null` like any key.
+      const plain = await session.startThread({ metadata: { title: 'plain' } });
+      const added = await session.call<ThreadView>('thread/metadata/update', {
+        threadId: plain.threadId,
+        metadata: JSON.parse('{"__proto__":{"a":1},"constructor":"k","toString":"s"}'),
+      });
+      const withKeys = JSON.parse('{"title":"plain","__proto__":{"a":1},"constructor":"k","toString":"s"}');
+      expect(ownKeys(added.metadata)).toEqual(ownKeys(withKeys));
+      expect(added.metadata).toEqual(withKeys);
+      const removed = await session.call<ThreadView>('thread/metadata/update', {
+        threadId: plain.threadId,
+        metadata: JSON.parse('{"__proto__":null,"constructor":null}'),
+      });
+      expect(removed.metadata).toEqual({ title: 'plain', toString: 's' });
+      expect(ownKeys(removed.metadata)).toEqual(['title', 'toString']);
+
+      // Nothing leaked into Object.prototype of the server (a polluted prototype shows in every object).
+      const probe = await session.startThread({ metadata: {} });
+      expect(
+        (await session.call<{ thread: ThreadView }>('thread/read', { threadId: probe.threadId })).thread
+          .metadata,
+      ).toEqual({});
+      expect((await session.close()).code).toBe(0);
+
+      const again = await ready();
+      const reread = await read(again);
+      expect(ownKeys(reread.metadata)).toEqual(ownKeys(patched));
+      expect(reread.metadata).toEqual(patched);
+    });
   });
 
   describe('thread/updated fan-out (docs/spec/history.md §3)', () => {

@@ -1,10 +1,18 @@
 /**
  * Attacks of issue 12 against the built CLI (items 5, 9, 10): hostile JSON keys in metadata and input,
- * control characters in an approval preview, and a client flooding `turn/followUp`. Real CLI over
- * stdio, a real sqlite store in a temp dir, the fake model server on 127.0.0.1. Build first.
+ * control characters in an approval preview, and a client flooding `turn/followUp`; issue 45 item 9:
+ * the flooded queue cleared by `turn/interrupt {clearFollowUps: true}`. Real CLI over stdio, a real
+ * sqlite store in a temp dir, the fake model server on 127.0.0.1 (which counts the model requests).
+ * Build first.
  */
-import { E2eSandbox, paramsOf, type AppServerSession, type JsonMessage } from '../helpers/app-server-session';
-import { bashReply, finishReply, gate } from '../helpers/model-replies';
+import {
+  E2eSandbox,
+  isTurnCompleted,
+  paramsOf,
+  type AppServerSession,
+  type JsonMessage,
+} from '../helpers/app-server-session';
+import { bashReply, finishReply, gate, hangingTextReply } from '../helpers/model-replies';
 
 jest.setTimeout(45_000);
 
@@ -87,6 +95,93 @@ describe('the follow-up queue is bounded (issue 12 item 10)', () => {
       code: -32602,
       message: 'Follow-up queue is full',
       data: { limit: 64 },
+    });
+  });
+});
+
+describe('turn/interrupt clearFollowUps (issue 45 item 9, docs/spec/protocol.md §3.12 v1.2)', () => {
+  /** Long enough for a follow-up that was left queued to reach the model after the interrupted turn. */
+  const QUIET_MS = 1_500;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('clearFollowUps: true drops the 64 queued follow-ups, answers clearedFollowUps: 64, and no model request follows', async () => {
+    // The first turn streams until it is interrupted; anything after it would finish at once.
+    sandbox.model.enqueue(hangingTextReply(['working']));
+    sandbox.model.setFallback(finishReply('unwanted follow-up'));
+    const session = await ready();
+    const { threadId } = await session.startThread();
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('one'),
+    });
+    await sandbox.model.waitForRequests(1);
+    const floods = await Promise.all(
+      Array.from({ length: 2_000 }, (_unused, index) =>
+        session.request('turn/followUp', { threadId, input: textInput(`f${index}`) }, 60_000),
+      ),
+    );
+    expect(floods.filter((answer) => 'result' in answer)).toHaveLength(64);
+
+    expect(await session.call('turn/interrupt', { threadId, clearFollowUps: true })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+      clearedFollowUps: 64,
+    });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId));
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ turnId, status: 'interrupted' });
+    await sleep(QUIET_MS);
+    const after = await session.drain();
+    expect(after.filter((m) => m.method === 'turn/started')).toEqual([]);
+    expect(sandbox.model.requests).toHaveLength(1);
+    const read = await session.call<{ thread: { status: string }; turns: unknown[] }>('thread/read', {
+      threadId,
+    });
+    expect({ status: read.thread.status, turns: read.turns.length }).toEqual({ status: 'idle', turns: 1 });
+  });
+
+  it('without clearFollowUps the queue is kept: the answer has no clearedFollowUps and both follow-ups run', async () => {
+    sandbox.model.enqueue(hangingTextReply(['working']), finishReply('second'), finishReply('third'));
+    const session = await ready();
+    const { threadId } = await session.startThread();
+    const { turnId } = await session.call<{ turnId: string }>('turn/start', {
+      threadId,
+      input: textInput('one'),
+    });
+    await sandbox.model.waitForRequests(1);
+    await session.call('turn/followUp', { threadId, input: textInput('two') });
+    await session.call('turn/followUp', { threadId, input: textInput('three') });
+
+    expect(await session.call('turn/interrupt', { threadId, clearFollowUps: false })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+    });
+    const ends: Array<Record<string, unknown>> = [];
+    while (ends.length < 3) {
+      const traffic = await session.collectUntil(isTurnCompleted(threadId));
+      ends.push(paramsOf(traffic[traffic.length - 1]));
+    }
+    expect(ends.map((end) => end.status)).toEqual(['interrupted', 'completed', 'completed']);
+    expect(sandbox.model.requests).toHaveLength(3);
+  });
+
+  it('a second interrupt with clearFollowUps: true before the turn ends answers clearedFollowUps: 0', async () => {
+    sandbox.model.enqueue(hangingTextReply(['working']));
+    const session = await ready();
+    const { threadId } = await session.startThread();
+    await session.call('turn/start', { threadId, input: textInput('one') });
+    await sandbox.model.waitForRequests(1);
+    await session.call('turn/followUp', { threadId, input: textInput('two') });
+    const [first, second] = await Promise.all([
+      session.call('turn/interrupt', { threadId, clearFollowUps: true }),
+      session.call('turn/interrupt', { threadId, clearFollowUps: true }),
+    ]);
+    expect([first.clearedFollowUps, second.clearedFollowUps]).toEqual([1, 0]);
+    expect(await session.failure('turn/interrupt', { threadId, clearFollowUps: 'yes' })).toEqual({
+      code: -32602,
+      message: 'Invalid params: /clearFollowUps must be a boolean',
+      data: { errors: [{ path: '/clearFollowUps', message: 'must be a boolean' }] },
     });
   });
 });

@@ -203,6 +203,69 @@ describe('MCP over stdio (server-everything) from --mcp-config', () => {
     expect(child.stderr).toContain('--mcp-config: environment variable VV_MCP_E2E_UNSET is not set');
     expect(child.received).toEqual([]);
   });
+
+  // Issue #45 item 6: an invalid member value is an invalid file (docs/spec/mcp.md §1), not a default.
+  it.each([
+    [{ approval: 'sometimes' }, 'mcpServers.every.approval must be "default", "always" or "never"'],
+    [{ startupTimeoutSec: 0 }, 'mcpServers.every.startupTimeoutSec must be a positive number'],
+    [{ enabledTools: 'echo' }, 'mcpServers.every.enabledTools must be an array of strings'],
+  ])('an invalid member %j exits 2 with --mcp-config: <cause>', async (member, cause) => {
+    const config = writeMcpConfig({
+      every: { command: process.execPath, args: [EVERYTHING, 'stdio'], ...member },
+    });
+    const { args, cwd, env } = sandbox.serverCommand({ args: ['--mcp-config', config] });
+    const child = JsonlChild.spawnNode(args, { cwd, env });
+    const exit = await child.waitExit(15_000);
+    expect(exit.code).toBe(2);
+    expect(child.stderr.split('\n')[0]).toBe(`--mcp-config: ${cause}`);
+    expect(child.received).toEqual([]);
+  });
+});
+
+// Issue #45 item 7: docs/spec/mcp.md §2 names everything a stdio MCP server inherits.
+describe('the environment of a stdio MCP server (a real SDK McpServer that reports it)', () => {
+  const ENV_REPORT = join(__dirname, '..', 'fixtures', 'mcp', 'env-report-server.mjs');
+  const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
+
+  it('is the listed variables plus its own env, nothing of the App Server; its whole tree ends with the server', async () => {
+    const tag = `env-${process.pid}-${Date.now()}`;
+    const config = writeMcpConfig({
+      envs: { command: process.execPath, args: [ENV_REPORT], env: { E2E_TAG: tag } },
+    });
+    const serverEnv = {
+      // As if the App Server itself ran inside an agent's bash call, with variables of its own.
+      VV_BASH_CALL_MARKER: 'outer-bash-call',
+      VV_E2E_SERVER_ONLY: 'server-only-value',
+      LANG: 'C.UTF-8',
+      TMPDIR: sandbox.root,
+    };
+    const session = await ready({ args: ['--mcp-config', config], env: serverEnv });
+    sandbox.model.enqueue(
+      assistantReply([{ id: 'call_env', name: 'mcp__envs__environment', arguments: {} }]),
+      assistantReply([{ id: 'call_spawn', name: 'mcp__envs__spawn-children', arguments: {} }]),
+      finishReply('done'),
+    );
+    const { threadId } = await session.startThread({ cwd: sandbox.workspace });
+    await session.call('turn/start', { threadId, input: textInput('report') });
+    const traffic = await session.collectUntil(isTurnCompleted(threadId), 60_000);
+    expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({ status: 'completed' });
+
+    const childEnv = JSON.parse(toolResults(1)[0]) as Record<string, string>;
+    const { env } = sandbox.serverCommand({ env: serverEnv });
+    const expected = Object.fromEntries(
+      INHERITED.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]),
+    );
+    expect(childEnv).toEqual({ ...expected, E2E_TAG: tag });
+    expect(childEnv.LANG).toBe('C.UTF-8');
+
+    // The server and both of its children carry E2E_TAG; none survives the App Server's SIGTERM.
+    const children = JSON.parse(toolResults(2)[1]) as number[];
+    expect(children).toHaveLength(2);
+    await eventually(async () => (processesWithEnv(`E2E_TAG=${tag}`).length === 3 ? true : undefined));
+    session.child.process.kill('SIGTERM');
+    expect((await session.child.waitExit(15_000)).code).toBe(0);
+    expect(processesWithEnv(`E2E_TAG=${tag}`)).toEqual([]);
+  });
 });
 
 describe('thread-level servers (server-filesystem)', () => {

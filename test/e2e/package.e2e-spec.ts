@@ -200,7 +200,7 @@ describe('installed into a fresh Nest application', () => {
     expect(caches()).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^cli-bundle\\.[0-9a-f]{16}-node${process.versions.node.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
+          `^cli-bundle\\.[0-9a-f]{16}-node${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}\\.v8cache$`,
         ),
       ),
     ]);

@@ -141,7 +141,7 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
     expect(completed.some((item) => (item.payload as { text?: string }).text?.endsWith(long))).toBe(true);
   });
 
-  it('kill -9 of the owning instance mid-turn: survivors end the turn "server instance lost" within 20 s', async () => {
+  it('kill -9 of the owning instance mid-turn: survivors close the streaming agentMessage (item/completed, interrupted) and end the turn "server instance lost" within 20 s', async () => {
     sandbox.model.setFallback(hangingTextReply(['working ', 'on it']));
     const a = await instance();
     const b = await instance();
@@ -153,7 +153,14 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
       threadId,
       input: [{ type: 'text', text: 'hang' }],
     });
-    await b.collectUntil((m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId);
+    // Both fragments streamed (the model then hangs): the text every subscriber was shown.
+    const streamed = await b.collectUntil(
+      (m) =>
+        m.method === 'item/agentMessage/delta' &&
+        paramsOf(m).threadId === threadId &&
+        paramsOf(m).delta === 'on it',
+    );
+    const messageId = String(paramsOf(streamed[streamed.length - 1]).itemId);
     await a.kill();
     const killedAt = Date.now();
 
@@ -163,7 +170,20 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
         threadId,
       );
       expect(Date.now() - killedAt).toBeLessThan(20_000);
-      expect(traffic.slice(-2).map((m) => m.method)).toEqual(['thread/status/changed', 'turn/completed']);
+      // The bubble the client shows streaming is closed, with the state the store recorded (§8.3).
+      // Before: no item/completed for it at all.
+      expect(traffic.slice(-3).map((m) => m.method)).toEqual([
+        'item/completed',
+        'thread/status/changed',
+        'turn/completed',
+      ]);
+      expect(paramsOf(traffic[traffic.length - 3])).toMatchObject({
+        itemId: messageId,
+        turnId,
+        type: 'agentMessage',
+        status: 'interrupted',
+        payload: { text: 'working on it' },
+      });
       expect(paramsOf(traffic[traffic.length - 2])).toEqual({ threadId, status: 'idle' });
       expect(paramsOf(traffic[traffic.length - 1])).toMatchObject({
         threadId,
@@ -189,6 +209,43 @@ describe('live fan-out and instance loss (docs/spec/postgres.md §2)', () => {
     ).resolves.toMatchObject({
       status: 'running',
     });
+  });
+});
+
+describe('instances started together on an empty database (docs/spec/postgres.md §2)', () => {
+  it("B's subscriber sees A's turn live and B's turn/interrupt reaches it, with A and B started at the same moment (5 fresh databases)", async () => {
+    sandbox.model.setFallback(hangingTextReply(['started ', 'together']));
+    for (let round = 0; round < 5; round += 1) {
+      // As an orchestrator starts replicas: both processes spawned in the same tick. Before: both
+      // got the same instance id (the process start token counts 10 ms clock ticks), so each dropped
+      // the other's NOTIFYs as its own — no fan-out, no forwarded answer, one shared heartbeat row.
+      const store = `together-${round}`;
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => {
+          const session = sandbox.spawn({ store });
+          await session.initialize();
+          return session;
+        }),
+      );
+      const { threadId } = await a.startThread();
+      await b.call('thread/resume', { threadId });
+      const { turnId } = await a.call<{ turnId: string }>('turn/start', {
+        threadId,
+        input: [{ type: 'text', text: 'go' }],
+      });
+      await b.collectUntil(
+        (m) => m.method === 'item/agentMessage/delta' && paramsOf(m).threadId === threadId,
+        10_000,
+      );
+      expect(await b.call('turn/interrupt', { threadId, reason: 'from B' })).toEqual({
+        threadId,
+        turnId,
+        cancelled: true,
+      });
+      const onB = notificationsOf(await b.collectUntil(isTurnCompleted(threadId), 10_000), threadId);
+      expect(paramsOf(onB[onB.length - 1])).toMatchObject({ turnId, status: 'interrupted', error: 'from B' });
+      await Promise.all([a.kill(), b.kill()]);
+    }
   });
 });
 
@@ -246,6 +303,30 @@ describe('control across instances (docs/spec/postgres.md §2)', () => {
       code: -32030,
       message: 'Active turn not found',
     });
+  });
+
+  it('turn/followUp and turn/interrupt {clearFollowUps: true} sent to B: A drops the queue and answers the count (docs/spec/protocol.md §3.12 v1.2)', async () => {
+    sandbox.model.enqueue(hangingTextReply(['working on A']));
+    sandbox.model.setFallback(finishReply('unwanted follow-up'));
+    const { a, b, threadId, turnId } = await turnOnAStreamingToB('work');
+    for (const text of ['two', 'three', 'four'])
+      await b.call('turn/followUp', { threadId, input: [{ type: 'text', text }] });
+
+    expect(await b.call('turn/interrupt', { threadId, clearFollowUps: true })).toEqual({
+      threadId,
+      turnId,
+      cancelled: true,
+      clearedFollowUps: 3,
+    });
+    const onA = await a.collectUntil(isTurnCompleted(threadId));
+    expect(paramsOf(onA[onA.length - 1])).toMatchObject({ turnId, status: 'interrupted' });
+    await b.collectUntil(isTurnCompleted(threadId));
+    // None of the three starts on A: the thread stays idle with its one turn, and the model saw one call.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await a.drain()).filter((m) => m.method === 'turn/started')).toEqual([]);
+    expect(sandbox.model.requests).toHaveLength(1);
+    const read = await b.call<{ thread: { status: string }; turns: unknown[] }>('thread/read', { threadId });
+    expect({ status: read.thread.status, turns: read.turns.length }).toEqual({ status: 'idle', turns: 1 });
   });
 
   it('a forwarded request to an owner that is dead but not yet declared lost gets -32603 after 5 s', async () => {

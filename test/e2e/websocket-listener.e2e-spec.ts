@@ -162,8 +162,22 @@ describe('HTTP surface and auth (docs/spec/websocket.md §2)', () => {
 
   it('--ws-no-auth on a loopback address accepts connections without a token', async () => {
     const server = await start();
-    const peer = await WsPeer.connect(server.url);
-    await peer.initialize();
+    // No Authorization header, no subprotocol entry: the upgrade must be accepted, not refused with 401.
+    const outcome = await WsPeer.connect(server.url).catch((error: unknown) => error);
+    expect(
+      outcome instanceof UpgradeRefused ? { refused: outcome.status, body: outcome.body } : 'accepted',
+    ).toBe('accepted');
+    const peer = outcome as WsPeer;
+    expect(peer.socket.protocol).toBe('');
+    // …and the tokenless connection is served like an authenticated one.
+    expect(
+      await peer.call('initialize', { clientInfo: { name: 'no-auth', version: '0.0.0' } }),
+    ).toMatchObject({
+      userAgent: 'vv-agent-app-server',
+      protocolVersion: 'v1',
+    });
+    peer.send({ jsonrpc: '2.0', method: 'initialized' });
+    expect((await peer.call<{ models: unknown[] }>('model/list', {})).models).toHaveLength(1);
     await peer.close();
   });
 });

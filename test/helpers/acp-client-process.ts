@@ -44,6 +44,8 @@ export class AcpClientProcess {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly waiters = new Set<() => void>();
   private partialLine = '';
+  /** What the SDK client reads; stdout is piped into it unless the test stopped reading. */
+  private readonly stdoutIn = new PassThrough();
 
   private constructor(
     readonly child: ChildProcessWithoutNullStreams,
@@ -51,12 +53,11 @@ export class AcpClientProcess {
   ) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
-    const stdout = new PassThrough();
     child.stdout.on('data', (chunk: Buffer) => this.recordStdout(chunk.toString('utf8')));
-    child.stdout.pipe(stdout);
+    child.stdout.pipe(this.stdoutIn);
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(stdout) as ReadableStream<Uint8Array>,
+      Readable.toWeb(this.stdoutIn) as ReadableStream<Uint8Array>,
     );
     this.connection = acp
       .client({ name: 'vv-agent-e2e' })
@@ -123,6 +124,21 @@ export class AcpClientProcess {
       };
       this.waiters.add(wake);
     });
+  }
+
+  /**
+   * Stops reading the server's stdout (an editor that hangs): once the pipe is full the server's
+   * writes wait. Unpiped as well as paused, so a `drain` of the SDK side cannot resume the flow.
+   */
+  stopReading(): void {
+    this.child.stdout.unpipe(this.stdoutIn);
+    this.child.stdout.pause();
+  }
+
+  /** Reads stdout again, from where it stopped. */
+  resumeReading(): void {
+    this.child.stdout.pipe(this.stdoutIn);
+    this.child.stdout.resume();
   }
 
   /** Every stdout line so far was one JSON-RPC 2.0 object (stdout is protocol only). */

@@ -109,6 +109,11 @@ export class FakeOpenAiServer {
     return this;
   }
 
+  /** Drops the replies no request has taken yet (a run cancelled before its model call takes none). */
+  discardQueued(): number {
+    return this.queue.splice(0).length;
+  }
+
   setFallback(reply: FakeReply): this {
     this.fallback = reply;
     return this;

@@ -56,6 +56,22 @@ const FAULTS: Record<string, { reply: FakeReply; error: RegExp }> = {
     },
     error: /request timed out after 1\.000 seconds/,
   },
+  // §14.4 v1.2 (issue #45 item 10): a 200 that then sends only `: keep-alive` comments, five a second,
+  // for a minute per attempt (until the client gives up); they are not delivery, so each attempt
+  // times out after the 1 s timeout like silence, and is retried.
+  'keep-alive-only': {
+    reply: {
+      type: 'stream',
+      steps: [
+        { chunk: chunks.role() },
+        ...Array.from({ length: 300 }, () => [{ delayMs: 200 }, { raw: ': keep-alive\n\n' }]).flat(),
+      ],
+      done: false,
+      end: 'hang',
+    },
+    error:
+      /^llm request failed: all endpoint targets failed: local: request timed out after 1\.000 seconds \(attempt 3\)/,
+  },
   'garbage-sse': {
     reply: { type: 'stream', steps: [{ chunk: chunks.role() }, { raw: 'data: {not json at all\n\n' }] },
     error: /invalid stream chunk/,

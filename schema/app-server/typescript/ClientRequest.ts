@@ -230,6 +230,7 @@ export interface TurnInterruptParams {
   threadId: string;
   expectedTurnId?: string;
   reason?: string;
+  clearFollowUps?: boolean;
 }
 
 export interface TurnInterruptRequest {

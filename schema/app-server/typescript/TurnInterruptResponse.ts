@@ -8,4 +8,5 @@ export interface TurnInterruptResponse {
   threadId: string;
   turnId: string;
   cancelled: true;
+  clearedFollowUps?: number;
 }

@@ -1,4 +1,7 @@
-/** `vv-agent debug app-server send-message <words…>` (docs/spec/protocol.md §12.6) as nest-commander commands. */
+/**
+ * `vv-agent debug app-server send-message <words…>` (docs/spec/protocol.md §12.6) and `debug app-server inspect`
+ * (docs/spec/inspector.md §1) as nest-commander commands.
+ */
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, SubCommand } from '../nest-commander';
 import { CLI_INVOCATION, type CliInvocation } from '../cli-invocation';
@@ -28,10 +31,30 @@ export class DebugSendMessageCommand extends CommandRunner {
   }
 }
 
-@SubCommand({ name: 'app-server', subCommands: [DebugSendMessageCommand] })
+@SubCommand({ name: 'inspect', description: 'Serve the inspector page with a scripted demo model' })
+export class DebugInspectCommand extends CommandRunner {
+  constructor(
+    @Inject(CLI_INVOCATION) private readonly invocation: CliInvocation,
+    private readonly outcome: CliOutcome,
+  ) {
+    super();
+  }
+
+  async run(): Promise<void> {
+    if (this.invocation.kind !== 'debug-inspect') return;
+    // Loaded when run: the WebSocket server, the page and the demo model serve only this command.
+    const { runDebugInspect } = await import('../inspect/debug-inspect');
+    this.outcome.exitCode = await runDebugInspect(this.invocation, {
+      stdout: protocolOutput,
+      stderr: process.stderr,
+    });
+  }
+}
+
+@SubCommand({ name: 'app-server', subCommands: [DebugSendMessageCommand, DebugInspectCommand] })
 export class DebugAppServerCommand extends CommandRunner {
   async run(): Promise<void> {
-    // Only reached through `send-message`; the parser rejects every other debug form.
+    // Only reached through `send-message` / `inspect`; the parser rejects every other debug form.
   }
 }
 

@@ -1,16 +1,16 @@
 /**
- * Pure parser of `vv-agent native-host install | uninstall | status` (docs/spec/native-messaging.md §2), with
- * the option rules of the listen parser (docs/spec/protocol.md §12.2): `--flag value` or `--flag=value`,
- * left to right, the first error wins. Names and extension ids the browsers would reject are
- * refused here, before anything is written.
+ * Pure parser of `vv-agent native-host install | uninstall | status` (docs/spec/native-messaging.md §2),
+ * with the option grammar the CLI's commands share (../flag-arguments.ts, docs/spec/protocol.md
+ * §12.2). Names and extension ids the browsers would reject are refused here, before anything is
+ * written.
  */
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from '../../runtime/sandbox/sandbox-mode';
+import { parseFlagArguments, type FlagValue } from '../flag-arguments';
+import { approvalPolicyValue } from '../listen-options-parser';
 import { isValidExtensionId, isValidHostName, DEFAULT_HOST_NAME } from './native-host-files';
 import { BROWSERS, isChromiumFamily, type Browser } from './native-host-locations';
 import type { NativeHostRequest } from './native-host-request';
-
-const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ['on-request', 'untrusted', 'never'];
 
 type Action = NativeHostRequest['action'];
 
@@ -35,24 +35,21 @@ const ACTION_FLAGS: Record<Action, { allowed: readonly string[]; required: reado
   status: { allowed: ['--browser', '--user-data-dir'], required: [] },
 };
 
-/** Value rules shared by the actions: the parsed value or an error message. */
-const VALUE_RULES: Record<string, (raw: string) => { error: string } | null> = {
+/** Value rules shared by the actions: the value or an error message; a flag without one takes any value. */
+const VALUE_RULES: Partial<Record<string, (raw: string) => FlagValue<string>>> = {
   '--browser': (raw) =>
     (BROWSERS as readonly string[]).includes(raw)
-      ? null
+      ? { value: raw }
       : { error: `--browser must be one of: ${BROWSERS.join(', ')}` },
   '--name': (raw) =>
     isValidHostName(raw)
-      ? null
+      ? { value: raw }
       : {
           error: `invalid --name: ${raw} (browsers accept lower-case letters, digits, "_" and "." only, dot-separated)`,
         },
-  '--approval-policy': (raw) =>
-    (APPROVAL_POLICIES as readonly string[]).includes(raw)
-      ? null
-      : { error: '--approval-policy must be one of: on-request, untrusted, never' },
+  '--approval-policy': approvalPolicyValue,
   '--sandbox': (raw) =>
-    isSandboxMode(raw) ? null : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
+    isSandboxMode(raw) ? { value: raw } : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
 };
 
 function isAction(word: string | undefined): word is Action {
@@ -66,7 +63,11 @@ export function parseNativeHostCommand(
   const [action, ...rest] = args;
   if (action === undefined) return { error: 'native-host requires install, uninstall or status' };
   if (!isAction(action)) return { error: `unknown native-host command: ${action}` };
-  const parsed = parseFlags(rest, ACTION_FLAGS[action].allowed);
+  const parsed = parseFlagArguments(rest, {
+    command: 'native-host',
+    valueFlags: ACTION_FLAGS[action].allowed,
+    parseValue: (flag, raw) => VALUE_RULES[flag]?.(raw) ?? { value: raw },
+  });
   if ('error' in parsed) return parsed;
   const values = parsed.values;
   const missing = ACTION_FLAGS[action].required.filter((flag) => values.get(flag) === undefined);
@@ -102,32 +103,4 @@ export function parseNativeHostCommand(
       sandbox: (values.get('--sandbox') as SandboxMode | undefined) ?? null,
     },
   };
-}
-
-function parseFlags(
-  args: readonly string[],
-  allowed: readonly string[],
-): { values: Map<string, string> } | { error: string } {
-  const values = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
-    if (!arg.startsWith('--') || !allowed.includes(flag))
-      return { error: `unknown native-host argument: ${flag}` };
-    if (values.has(flag)) return { error: `duplicate native-host argument: ${flag}` };
-    let raw: string | undefined;
-    if (eq >= 0) {
-      raw = arg.slice(eq + 1);
-    } else {
-      const next = args[i + 1];
-      raw = next === undefined || next.startsWith('--') ? undefined : next;
-      if (raw !== undefined) i++;
-    }
-    if (raw === undefined || raw.trim() === '') return { error: `${flag} requires a value` };
-    const refusal = VALUE_RULES[flag]?.(raw) ?? null;
-    if (refusal !== null) return refusal;
-    values.set(flag, raw);
-  }
-  return { values };
 }

@@ -33,6 +33,11 @@ export interface ThreadEventRelay {
    * store after a gap never announces such a turn as another instance's.
    */
   setLocalTurns(isLocalTurn: (threadId: string) => boolean): void;
+  /**
+   * The text of another instance's agentMessage still streaming, as relayed here (item/started's
+   * text plus every delta since); undefined when none is known.
+   */
+  streamedText(itemId: string): string | undefined;
 }
 
 export const THREAD_EVENT_RELAY = Symbol('THREAD_EVENT_RELAY');

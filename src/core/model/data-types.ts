@@ -252,6 +252,8 @@ export const turnCancellationShape = object({
   threadId: string(),
   turnId: string(),
   cancelled: literal(true),
+  /** docs/spec/protocol.md §3.12 v1.2: the follow-ups dropped; present only with `clearFollowUps: true`. */
+  clearedFollowUps: optional(integer()),
 });
 
 // The events core reports (docs/spec/protocol.md §4), members in the order of the spec's tables.

@@ -1,3 +1,5 @@
+import { setOwnProperty } from '../../runtime/own-property';
+
 /**
  * A deep copy of a JSON-shaped value (plain objects, arrays, primitives) that shares its strings.
  * Strings are immutable, so sharing them is safe; `structuredClone` instead copies every string,
@@ -14,13 +16,7 @@ export function copyJson<T>(value: T): T {
   for (const key of Object.keys(value)) {
     const entry = copyJson((value as Record<string, unknown>)[key]);
     // A `__proto__` key (JSON.parse makes it an own property) would set the copy's prototype.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, {
-        value: entry,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    if (key === '__proto__') setOwnProperty(copy, key, entry);
     else copy[key] = entry;
   }
   return copy as T;

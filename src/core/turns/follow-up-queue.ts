@@ -28,9 +28,15 @@ export class FollowUpQueue {
     return next;
   }
 
-  /** Forgets the thread's queued inputs (their turn ended elsewhere: docs/spec/postgres.md §2 instance loss). */
-  clear(threadId: string): void {
+  /**
+   * Forgets the thread's queued inputs and tells how many there were: `turn/interrupt
+   * {clearFollowUps: true}` (docs/spec/protocol.md §3.12 v1.2), or their turn ended elsewhere
+   * (docs/spec/postgres.md §2 instance loss).
+   */
+  clear(threadId: string): number {
+    const dropped = this.queues.get(threadId)?.length ?? 0;
     this.queues.delete(threadId);
+    return dropped;
   }
 
   hasQueued(threadId: string): boolean {

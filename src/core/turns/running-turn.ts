@@ -5,6 +5,7 @@ import type { ThreadChangeCounter } from './change-counter';
 import type { TurnKind } from './conversation-change';
 import type { ItemVersion } from '../store/records';
 import { coalesceItemVersions } from '../store/item-write-batch';
+import { TurnTelemetry } from './turn-telemetry';
 
 export interface RunningTurnInit {
   threadId: string;
@@ -21,6 +22,8 @@ export interface RunningTurnInit {
   changeCounter: ThreadChangeCounter;
   /** The server's approval timer for this turn (host value or server default, §10.2). */
   approvalTimeoutMs: number;
+  /** Its span and metrics (docs/spec/observability.md); a fresh one when absent (tests). */
+  telemetry?: TurnTelemetry;
 }
 
 /**
@@ -44,6 +47,7 @@ export class RunningTurn {
   readonly projector: RunProjector;
   readonly changeCounter: ThreadChangeCounter;
   readonly approvalTimeoutMs: number;
+  readonly telemetry: TurnTelemetry;
   /** The run's result once `result()` resolved (shutdown uses its messages when it must finish the turn itself). */
   settledResult: RunResult | null = null;
   /**
@@ -68,6 +72,9 @@ export class RunningTurn {
     this.projector = init.projector;
     this.changeCounter = init.changeCounter;
     this.approvalTimeoutMs = init.approvalTimeoutMs;
+    this.telemetry =
+      init.telemetry ??
+      new TurnTelemetry({ threadId: init.threadId, turnId: init.turnId, agentKey: '', parent: undefined });
     this.finishedPromise = new Promise<void>((resolve) => {
       this.markFinished = resolve;
     });

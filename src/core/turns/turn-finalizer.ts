@@ -42,6 +42,7 @@ export class TurnFinalizer {
     if (!turn.claimPersistence('finalizer')) return false;
 
     const turnCompleted = await this.persist(turn, finalization);
+    turn.telemetry.end(turnCompleted?.status ?? finalization.status);
     if (turnCompleted === null) {
       // Declared lost while paused, and the run ended before the heartbeat noticed (docs/spec/postgres.md §2).
       this.abandonment.letGo(turn);

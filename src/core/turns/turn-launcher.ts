@@ -1,15 +1,18 @@
 /**
  * Steps 2–7 of turn/start (docs/spec/protocol.md §3.9), shared with follow-up starts (§3.11): reload the
- * thread, resolve the host's agent and run config, post-process the config (§10.2), start the run
- * and persist the running turn. Nothing exists when it throws: host and runner failures answer
- * -32603 with their message, a store failure cancels the run first (-32602 when the store already
- * holds a running turn of the thread, e.g. written by another server on the same file).
+ * thread, resolve the host's agent and run config, post-process the config (§10.2), persist the
+ * running turn, then start its run. The turn is persisted first so that a start refused by the
+ * store (-32602 when it already holds a running turn of the thread, e.g. written by another server
+ * on the same file or database) never calls the model. Host and store failures answer -32603 with
+ * their message and leave nothing; a runner that throws leaves its turn failed.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { RunConfig, RunHandle } from '../../runtime/run-config';
 import type { Agent } from '../../runtime/agent';
 import { TURN_DEFAULTS, type TurnDefaults } from './turn-defaults';
 import { newItemId, newTurnId } from '../ids';
+import { newId } from '../../runtime/ids';
+import { causeMessage } from '../../runtime/cause-message';
 import { ApprovalRouter } from '../approvals/approval-router';
 import { APP_SERVER_HOST, type AppServerHost, type HostTurnRequest } from '../host/app-server-host';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
@@ -22,13 +25,12 @@ import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';
 import { deriveInputText } from './input-text';
 import { prepareRunConfig } from './run-config-preparation';
 import { RunProjector } from './run-projector';
+import { TurnTelemetry } from './turn-telemetry';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
 import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { checkRequestedMode, effectiveMode } from '../sandbox/server-sandbox';
-
-/** Cancel reason of a run whose turn could not be persisted; no client ever sees it. */
-const UNPERSISTED_TURN_CANCEL_REASON = 'turn could not be persisted';
 
 export interface TurnLaunch {
   thread: StoredThread;
@@ -37,6 +39,8 @@ export interface TurnLaunch {
   /** Overlays the thread metadata for the host (`{}` for follow-ups); not persisted. */
   turnMetadata: Record<string, unknown>;
   ownerConnectionId: string;
+  /** The span the turn's span goes under (docs/spec/observability.md §2). */
+  traceParent?: TelemetrySpan;
   /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
   /** docs/spec/sandbox.md §1: the `turn/start` `sandbox` param (already checked against the server's). */
@@ -114,35 +118,61 @@ export class TurnLauncher {
       config.approvalPolicy ?? this.options.approvalPolicy,
     );
 
-    let handle: RunHandle;
-    try {
-      handle =
-        kind === 'compaction'
-          ? runner.compact(agent, config)
-          : runner.start(agent, deriveInputText(input), { ...config, toolSource: mcpTools });
-    } catch (error) {
-      throw DomainErrors.internal(error);
-    }
+    // The turn is created before its run starts: a turn/start that loses the thread's turn slot in
+    // the store (another process on the same store won it, §8.2) must never reach the model — a
+    // provider bills a request even when it is aborted at once.
+    const runId = newId('run_');
     try {
       await this.store.beginTurn({
         turnId,
         threadId,
-        runId: handle.runId,
+        runId,
         input,
         startedAt: Date.now(),
         ...(sandbox !== undefined ? { sandbox } : {}),
       });
     } catch (error) {
-      handle.cancel(UNPERSISTED_TURN_CANCEL_REASON);
       // Another server on the same store started a turn on this thread first (§8.2).
       if (error instanceof ThreadHasActiveTurnError) throw error;
+      throw DomainErrors.internal(error);
+    }
+    const telemetry = new TurnTelemetry({
+      threadId,
+      turnId,
+      agentKey: thread.agentKey,
+      parent: launch.traceParent,
+    });
+    const trace = telemetry.runTrace();
+    let handle: RunHandle;
+    try {
+      handle =
+        kind === 'compaction'
+          ? runner.compact(agent, trace === undefined ? config : { ...config, trace }, { runId })
+          : runner.start(
+              agent,
+              deriveInputText(input),
+              { ...config, toolSource: mcpTools, trace },
+              { runId },
+            );
+    } catch (error) {
+      telemetry.end('failed', 'run_start_failed');
+      // The stored turn must not stay running without a run (§8.2: terminal statuses are final).
+      await this.store
+        .finishTurn({
+          threadId,
+          turnId,
+          completion: { status: 'failed', completedAt: Date.now(), result: { error: causeMessage(error) } },
+          messages: [],
+          now: Date.now(),
+        })
+        .catch(() => undefined);
       throw DomainErrors.internal(error);
     }
 
     const projector = new RunProjector({
       threadId,
       turnId,
-      runId: handle.runId,
+      runId,
       kind,
       input,
       now: () => Date.now(),
@@ -153,7 +183,7 @@ export class TurnLauncher {
     return new RunningTurn({
       threadId,
       turnId,
-      runId: handle.runId,
+      runId,
       kind,
       input,
       ownerConnectionId: launch.ownerConnectionId,
@@ -161,6 +191,7 @@ export class TurnLauncher {
       projector,
       changeCounter,
       approvalTimeoutMs,
+      telemetry,
     });
   }
 

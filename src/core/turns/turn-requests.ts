@@ -24,4 +24,6 @@ export interface TurnInterruptRequest {
   threadId: string;
   expectedTurnId?: string;
   reason?: string;
+  /** docs/spec/protocol.md §3.12 v1.2: also drop the thread's queued follow-ups (default false). */
+  clearFollowUps?: boolean;
 }

@@ -35,6 +35,7 @@ import { TurnForwarder } from './turn-forwarder';
 import { TurnLauncher, type TurnLaunch } from './turn-launcher';
 import type { StoredThread } from '../store/records';
 import type { ModelResponseEnding } from './model-response-ending';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 
 /** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
@@ -149,13 +150,18 @@ export class TurnsService {
   }
 
   /** §3.9 steps 2–8; the caller responds, then runs `begin` (step 9). */
-  async start(params: TurnStartRequest, requesterId: string): Promise<StartedTurn> {
+  async start(
+    params: TurnStartRequest,
+    requesterId: string,
+    traceParent?: TelemetrySpan,
+  ): Promise<StartedTurn> {
     this.launcher.checkSandboxRequest(params.sandbox);
     const turn = await this.launchFor(params.threadId, requesterId, (thread) => ({
       thread,
       input: params.input,
       turnMetadata: params.metadata ?? {},
       ownerConnectionId: requesterId,
+      traceParent,
       sandbox: params.sandbox,
     }));
     return {
@@ -169,13 +175,18 @@ export class TurnsService {
    * `thread/compact` (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
    * same checks and notifications as turn/start; the runtime compacts the stored history.
    */
-  async compact(threadId: string, requesterId: string): Promise<StartedCompaction> {
+  async compact(
+    threadId: string,
+    requesterId: string,
+    traceParent?: TelemetrySpan,
+  ): Promise<StartedCompaction> {
     const turn = await this.launchFor(threadId, requesterId, (thread) => ({
       thread,
       input: [],
       turnMetadata: {},
       ownerConnectionId: requesterId,
       kind: 'compaction',
+      traceParent,
     }));
     return { response: { threadId: turn.threadId, turnId: turn.turnId }, begin: () => this.begin(turn) };
   }
@@ -224,15 +235,22 @@ export class TurnsService {
   }
 
   /**
-   * §3.12, in one synchronous step: the turn's pending approvals resolved as timeout
-   * "turn interrupted" (their server requests withdrawn), then the run cancelled.
+   * §3.12, in one synchronous step: with `clearFollowUps` (v1.2) the thread's queued follow-ups
+   * dropped — before the cancel, so the end of this turn cannot start one of them — then the
+   * turn's pending approvals resolved as timeout "turn interrupted" (their server requests
+   * withdrawn), then the run cancelled. A forwarded request (docs/spec/postgres.md §2) arrives
+   * here on the owner instance, whose queue holds the thread's follow-ups.
    */
   interrupt(params: TurnInterruptRequest): InterruptedTurn {
     const turn = this.requireActiveTurn(params.threadId, params.expectedTurnId);
+    // Strictly `true`: a forwarded request arrives as plain JSON, not as a validated DTO.
+    const cleared = params.clearFollowUps === true ? this.followUps.clear(turn.threadId) : undefined;
     const announcements = this.approvals.resolveTurn(turn.turnId, TURN_INTERRUPTED_REASON, 'deferred');
     const reason = params.reason?.trim() ?? '';
     turn.handle.cancel(reason.length > 0 ? reason : TURN_INTERRUPTED_REASON);
-    return { response: { threadId: turn.threadId, turnId: turn.turnId, cancelled: true }, announcements };
+    const response: TurnCancellation = { threadId: turn.threadId, turnId: turn.turnId, cancelled: true };
+    if (cleared !== undefined) response.clearedFollowUps = cleared;
+    return { response, announcements };
   }
 
   /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
@@ -252,8 +270,11 @@ export class TurnsService {
     } catch (error) {
       // Defensive: a broken finalization must not leave the thread busy forever.
       this.logger.error(`turn ${turn.turnId} could not be finalized: ${causeMessage(error)}`);
+    } finally {
+      // The finalizer ended it with the turn's status; any other end (lost, shut down) ends it here.
+      turn.telemetry.end('interrupted');
     }
-    await this.startNextFollowUp(turn.threadId, turn.ownerConnectionId);
+    await this.startNextFollowUp(turn.threadId, turn.ownerConnectionId, turn.telemetry.span);
   }
 
   /**
@@ -261,7 +282,11 @@ export class TurnsService {
    * turn's owner; a follow-up that cannot start is reported (`error/warning follow_up`) and dropped,
    * and the next one is tried. During shutdown none is started.
    */
-  private async startNextFollowUp(threadId: string, ownerConnectionId: string): Promise<void> {
+  private async startNextFollowUp(
+    threadId: string,
+    ownerConnectionId: string,
+    traceParent: TelemetrySpan,
+  ): Promise<void> {
     for (;;) {
       const input = this.lifecycle.isShuttingDown ? undefined : this.followUps.shift(threadId);
       if (input === undefined) {
@@ -271,7 +296,13 @@ export class TurnsService {
       this.activeTurns.reserveAgain(threadId);
       try {
         const thread = await this.launcher.loadStartableThread(threadId);
-        const turn = await this.launcher.launch({ thread, input, turnMetadata: {}, ownerConnectionId });
+        const turn = await this.launcher.launch({
+          thread,
+          input,
+          turnMetadata: {},
+          ownerConnectionId,
+          traceParent,
+        });
         this.activeTurns.activate(turn);
         this.subscriptions.clearClosed(threadId);
         await this.begin(turn);

@@ -46,9 +46,12 @@ export class ThreadEventRouting implements ThreadEventBus {
     this.busOf(subscriberId).inThreadOrder(threadId, subscriberId, send);
   }
 
-  /** ACP connections buffer their own updates (their SDK stream applies backpressure). */
+  /**
+   * Each protocol paces by its own readers (docs/spec/protocol.md §1.8). A thread with subscribers of
+   * both protocols in one process (an embedding; `app-server` and `acp` each serve one) waits for both.
+   */
   paced(threadId: string): Promise<void> {
-    return this.appServer.paced(threadId);
+    return Promise.all([this.appServer.paced(threadId), this.acp.paced(threadId)]).then(() => undefined);
   }
 
   private busOf(subscriberId: string): ThreadEventBus {

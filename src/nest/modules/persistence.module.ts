@@ -15,6 +15,7 @@ import { TypeOrmAppServerStore } from '../../persistence/typeorm/app-server-stor
 import { openAppServerStore } from '../../persistence/open-app-server-store';
 import { PostgresAppServerStore } from '../../persistence/postgres/postgres-store';
 import type { PostgresCluster } from '../../persistence/postgres/cluster/postgres-cluster';
+import { clusterTimingsFromEnv } from '../../persistence/postgres/cluster/instance-heartbeat';
 import { causeMessage } from '../../runtime/cause-message';
 import { TURN_CONTROL_FORWARDER } from '../../core/turns/turn-control-forwarding';
 import { REMOTE_APPROVALS } from '../../core/approvals/remote-approvals';
@@ -87,7 +88,9 @@ export class StoreShutdown implements OnApplicationShutdown {
     {
       provide: POSTGRES_CLUSTER,
       useFactory: (store: TypeOrmAppServerStore): Promise<PostgresCluster> | null =>
-        store instanceof PostgresAppServerStore ? store.cluster(logClusterError) : null,
+        store instanceof PostgresAppServerStore
+          ? store.cluster(logClusterError, clusterTimingsFromEnv(process.env))
+          : null,
       inject: [TypeOrmAppServerStore],
     },
     StoreShutdown,

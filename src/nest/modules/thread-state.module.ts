@@ -30,8 +30,9 @@ export class LostInstanceAnnouncer {
     @Inject(THREAD_EVENT_BUS) events: ThreadEventBus,
   ) {
     cluster?.heartbeat.onTurnsRecovered((turns) => {
-      void announceLostTurns(store, events, turns, INSTANCE_LOST_ERROR).catch((error: unknown) =>
-        process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
+      const streamedText = (itemId: string) => cluster.relay.streamedText(itemId);
+      void announceLostTurns(store, events, turns, INSTANCE_LOST_ERROR, streamedText).catch(
+        (error: unknown) => process.stderr.write(`[cluster] ${causeMessage(error)}\n`),
       );
     });
   }

@@ -9,6 +9,7 @@ import { StoreError } from '../typeorm/store-errors';
 import { StoreExecutor } from '../typeorm/store-executor';
 import type { RecoveredTurn } from '../typeorm/restart-recovery';
 import { PostgresCluster } from './cluster/postgres-cluster';
+import type { ClusterTimings } from './cluster/instance-heartbeat';
 import { causeMessage } from '../../runtime/cause-message';
 import {
   createPostgresDataSource,
@@ -36,8 +37,8 @@ export class PostgresAppServerStore extends TypeOrmAppServerStore {
   }
 
   /** Joins the cluster (idempotent): LISTEN, heartbeat row. Stopped by close(). */
-  cluster(onError: (error: unknown) => void): Promise<PostgresCluster> {
-    this.clusterStart ??= PostgresCluster.start(this.dataSource, this, onError);
+  cluster(onError: (error: unknown) => void, timings?: ClusterTimings): Promise<PostgresCluster> {
+    this.clusterStart ??= PostgresCluster.start(this.dataSource, this, onError, timings);
     return this.clusterStart;
   }
 

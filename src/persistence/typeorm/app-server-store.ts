@@ -26,7 +26,7 @@ import { dialectOf, runSql } from './sql-dialect';
 import { isRunningTurnConflict, StoreError } from './store-errors';
 import { ThreadHasActiveTurnError } from '../../core/store/turn-conflict';
 import type { ThreadStore } from '../../core/store/thread-store';
-import type { CompactionCompletion } from '../../core/store/records';
+import type { CompactionCompletion, TurnOwnership } from '../../core/store/records';
 import { StoreExecutor } from './store-executor';
 import { readThreadSnapshot, type StoredThreadSnapshot } from './thread-snapshot';
 import { forkThread, type ForkOutcome, type ForkRequest } from './thread-fork';
@@ -183,17 +183,26 @@ export class TypeOrmAppServerStore implements ThreadStore {
   }
 
   /**
-   * docs/spec/postgres.md §2 instance loss: every running turn whose owner token is `ownerToken`, recovered
-   * as restart recovery does (§8.11) but with `result: {error}`. Row-locked, so two survivors
-   * never recover one turn twice: a turn already finished by another is skipped.
+   * docs/spec/postgres.md §2 instance loss: every running turn of the process `owner` names (host, pid
+   * and start token together: a start token alone is shared by processes spawned in one clock
+   * tick), recovered as restart recovery does (§8.11) but with `result: {error}`. Row-locked, so
+   * two survivors never recover one turn twice: a turn already finished by another is skipped.
    */
-  recoverTurnsOwnedBy(ownerToken: string, error: string, now: number): Promise<RecoveredTurn[]> {
+  recoverTurnsOwnedBy(
+    owner: Pick<TurnOwnership, 'ownerHost' | 'ownerPid' | 'ownerToken'>,
+    error: string,
+    now: number,
+  ): Promise<RecoveredTurn[]> {
     return this.executor.transaction(async (manager) => {
+      // Without procfs an owner has no token: its turns have none either.
+      const token = owner.ownerToken === null ? '"owner_token" IS NULL' : '"owner_token" = ?';
       const rows: Array<{ turnId: string; threadId: string }> = await runSql(
         manager,
         `SELECT "turn_id" AS "turnId", "thread_id" AS "threadId" FROM "turns"
-         WHERE "status" = 'running' AND "owner_token" = ?${dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''}`,
-        [ownerToken],
+         WHERE "status" = 'running' AND "owner_host" = ? AND "owner_pid" = ? AND ${token}${
+           dialectOf(manager) === 'postgres' ? ' FOR UPDATE' : ''
+         }`,
+        [owner.ownerHost, owner.ownerPid, ...(owner.ownerToken === null ? [] : [owner.ownerToken])],
       );
       const recovered: RecoveredTurn[] = [];
       for (const row of rows) recovered.push(await recoverTurn(manager, row, now, error));

@@ -7,6 +7,7 @@ import type { RowReader } from './row-reader';
 import { InvalidThreadCursorError } from './store-errors';
 import type { StoreExecutor } from './store-executor';
 import { parseJsonObject } from './stored-json';
+import { setOwnProperty } from '../../runtime/own-property';
 import type { StoredThread } from '../../core/store/records';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
 import type { NewThread, ThreadListQuery, ThreadListPage } from '../../core/store/records';
@@ -166,10 +167,12 @@ export function applyMetadataPatch(
   metadata: Record<string, unknown>,
   patch: Record<string, unknown>,
 ): Record<string, unknown> {
+  // Spread and defineProperty keep `__proto__` (and every other key) an own member; an assignment
+  // would set the prototype instead (docs/spec-interpretations.md, metadata keys).
   const next = { ...metadata };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete next[key];
-    else next[key] = value;
+    else setOwnProperty(next, key, value);
   }
   return next;
 }

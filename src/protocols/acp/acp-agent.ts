@@ -24,12 +24,15 @@ import type { TurnsService } from '../../core/turns/turns.service';
 import type { AppItem, AppThread } from '../../core/model/types';
 import { DEFAULT_AGENT_KEY } from '../../core/threads/threads.service';
 import { AcpErrors, toAcpError } from './acp-errors';
+import { telemetry } from '../../runtime/telemetry/current-telemetry';
 import type { AcpConnections } from './delivery/acp-connections';
 import type { AcpSessionConnection } from './delivery/acp-session-connection';
 import { threadMcpServers } from './mcp-servers';
 import { promptInput } from './prompt-input';
 import { promptOutcome } from './stop-reason';
 import { causeMessage } from '../../runtime/cause-message';
+import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
+import { tracedAcpRequest } from './acp-request-span';
 
 export const ACP_PROTOCOL_VERSION = 1;
 
@@ -80,7 +83,11 @@ export class AcpAgent {
   /** Serves the client on `stream` until it closes. */
   serve(stream: Stream): AgentConnection {
     const served = this.app().connect(stream);
+    // docs/spec/observability.md §3: an editor's connection counts like any other door's.
+    const transport = { 'vv_agent.transport': telemetry().transport };
+    telemetry().add('vv_agent.connections.active', 1, transport);
     void served.closed.finally(() => {
+      telemetry().add('vv_agent.connections.active', -1, transport);
       if (this.connection !== null) this.core.connections.close(this.connection);
     });
     return served;
@@ -95,12 +102,22 @@ export class AcpAgent {
             served.client.request('session/request_permission', params, { cancellationSignal: cancellation }),
         });
       })
-      .onRequest('initialize', () => initializeResponse(this.core.version))
-      .onRequest('authenticate', () => ({}))
-      .onRequest('session/new', ({ params }) => this.newSession(params))
-      .onRequest('session/load', ({ params }) => this.loadSession(params))
-      .onRequest('session/list', ({ params }) => this.listSessions(params))
-      .onRequest('session/prompt', ({ params }) => this.prompt(params))
+      .onRequest('initialize', ({ params }) =>
+        tracedAcpRequest('initialize', params, () => initializeResponse(this.core.version)),
+      )
+      .onRequest('authenticate', ({ params }) => tracedAcpRequest('authenticate', params, () => ({})))
+      .onRequest('session/new', ({ params }) =>
+        tracedAcpRequest('session/new', params, () => this.newSession(params)),
+      )
+      .onRequest('session/load', ({ params }) =>
+        tracedAcpRequest('session/load', params, () => this.loadSession(params)),
+      )
+      .onRequest('session/list', ({ params }) =>
+        tracedAcpRequest('session/list', params, () => this.listSessions(params)),
+      )
+      .onRequest('session/prompt', ({ params }) =>
+        tracedAcpRequest('session/prompt', params, (span) => this.prompt(params, span)),
+      )
       .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId));
   }
 
@@ -187,7 +204,7 @@ export class AcpAgent {
   }
 
   /** Starts the turn and answers when it ends (docs/spec/acp.md §2 `session/prompt`). */
-  private async prompt(params: PromptRequest): Promise<PromptResponse> {
+  private async prompt(params: PromptRequest, span?: TelemetrySpan): Promise<PromptResponse> {
     const client = this.client;
     const threadId = params.sessionId;
     const derived = promptInput(params.prompt);
@@ -202,7 +219,7 @@ export class AcpAgent {
           const { thread } = await this.core.threads.read({ threadId, limit: 1 });
           client.openSession(threadId, thread.cwd);
         }
-        started = await this.core.turns.start({ threadId, input: derived.input }, client.id);
+        started = await this.core.turns.start({ threadId, input: derived.input }, client.id, span);
       } catch (error) {
         throw toAcpError(error, threadId);
       }

@@ -4,6 +4,7 @@
  * advertised), as are names the thread configuration cannot hold. Pure.
  */
 import type { McpServer } from '@agentclientprotocol/sdk';
+import { setOwnProperty } from '../../runtime/own-property';
 
 /** docs/spec/mcp.md §1: the names a thread's server set accepts. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
@@ -26,12 +27,17 @@ export function threadMcpServers(servers: readonly McpServer[]): ThreadMcpServer
       return { invalid: `${member}.type: sse servers are not supported` };
     if ('type' in server && server.type === 'http') {
       if (server.url.trim() === '') return { invalid: `${member}.url: must not be blank` };
-      result[server.name] = { type: 'http', url: server.url, headers: pairs(server.headers) };
+      setOwnProperty(result, server.name, { type: 'http', url: server.url, headers: pairs(server.headers) });
       continue;
     }
     const stdio = server as Extract<McpServer, { command: string }>;
     if (stdio.command.trim() === '') return { invalid: `${member}.command: must not be blank` };
-    result[server.name] = { command: stdio.command, args: [...stdio.args], env: pairs(stdio.env) };
+    // Defined, not assigned: a server named `__proto__` (the name rule allows it) stays a server.
+    setOwnProperty(result, server.name, {
+      command: stdio.command,
+      args: [...stdio.args],
+      env: pairs(stdio.env),
+    });
   }
   return { servers: result };
 }

@@ -16,6 +16,7 @@ import { interpretLine } from '../../rpc/inbound-line';
 import type { HandlerLookup } from './rpc-context';
 import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { ServerLifecycle, type ShutdownHook } from '../../core/lifecycle/server-lifecycle';
+import { telemetry } from '../../runtime/telemetry/current-telemetry';
 
 export interface AppServerCoreOptions {
   maxMessageBytes: number;
@@ -80,7 +81,12 @@ export class AppServerCore implements TransportHost {
       return connection;
     }
     this.connections.add(connection);
-    connection.onClose((closed) => this.dispatcher.discardWaiting(closed));
+    const transport = { 'vv_agent.transport': telemetry().transport };
+    telemetry().add('vv_agent.connections.active', 1, transport);
+    connection.onClose((closed) => {
+      telemetry().add('vv_agent.connections.active', -1, transport);
+      this.dispatcher.discardWaiting(closed);
+    });
     return connection;
   }
 

@@ -21,6 +21,8 @@ import { validateParams } from './params-validator';
 import { findClientNotification, findClientRequest } from './registry';
 import { RpcContext, type HandlerLookup } from './rpc-context';
 import type { RequestId } from '../../rpc/request-id';
+import { traceCarrierOf } from '../../rpc/trace-carrier';
+import { telemetry } from '../../runtime/telemetry/current-telemetry';
 
 export type DispatchableEnvelope = Exclude<InboundEnvelope, { kind: 'invalid' }>;
 
@@ -171,22 +173,53 @@ export class Dispatcher {
     for (const resolve of lane.idleWaiters.splice(0)) resolve();
   }
 
-  /** One request, start to finish: response (or error), then its after-response callbacks. */
+  /**
+   * One request, start to finish: response (or error), then its after-response callbacks; its span
+   * and duration cover both (docs/spec/observability.md §2, §3).
+   */
   private async process(connection: Connection, request: QueuedRequest): Promise<void> {
     if (connection.isClosed) return;
-    const context = new RpcContext(connection, request.method, request.id);
+    const started = performance.now();
+    const span = telemetry().startSpan(
+      request.method,
+      'server',
+      { 'rpc.system': 'jsonrpc', 'rpc.method': request.method },
+      traceCarrierOf(request.params),
+    );
+    const context = new RpcContext(connection, request.method, request.id, span);
+    // Current for the whole request, so that a request forwarded to another instance carries it.
+    const errorCode = await telemetry().withSpan(span, () => this.respond(connection, request, context));
+    if (errorCode !== undefined) {
+      span.setAttributes({ 'rpc.jsonrpc.error_code': errorCode });
+      span.fail(String(errorCode));
+    }
+    span.end();
+    telemetry().record('vv_agent.rpc.server.duration', (performance.now() - started) / 1000, {
+      'rpc.method': request.method,
+      'rpc.jsonrpc.error_code': errorCode,
+    });
+  }
+
+  /** The response (or error) and the after-response callbacks; the error code answered, if any. */
+  private async respond(
+    connection: Connection,
+    request: QueuedRequest,
+    context: RpcContext,
+  ): Promise<number | undefined> {
     let result: unknown;
     try {
       result = await this.execute(connection, request, context);
     } catch (thrown) {
-      await this.answerError(connection, request.id, toRpcError(thrown));
-      return;
+      const error = toRpcError(thrown);
+      await this.answerError(connection, request.id, error);
+      return error.code;
     }
     try {
       await connection.send(responseMessage(request.id, result === undefined ? null : result));
     } catch (unserializable) {
-      await this.answerError(connection, request.id, RpcErrors.internal(unserializable));
-      return;
+      const error = RpcErrors.internal(unserializable);
+      await this.answerError(connection, request.id, error);
+      return error.code;
     }
     for (const callback of context.drainAfterResponse()) {
       try {
@@ -195,6 +228,7 @@ export class Dispatcher {
         this.logger.error(`after-response step of ${request.method} failed: ${causeMessage(error)}`);
       }
     }
+    return undefined;
   }
 
   private async execute(

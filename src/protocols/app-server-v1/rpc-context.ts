@@ -4,6 +4,7 @@
  */
 import type { Connection } from '../../rpc/connection';
 import type { RequestId } from '../../rpc/request-id';
+import { NOOP_SPAN, type TelemetrySpan } from '../../runtime/telemetry/telemetry';
 
 export type AfterResponseCallback = () => void | Promise<void>;
 
@@ -22,6 +23,8 @@ export class RpcContext {
     readonly method: string,
     /** The request id; null for a client notification. */
     readonly requestId: RequestId | null,
+    /** The request's SERVER span; a turn started by it goes under it (docs/spec/observability.md §2). */
+    readonly span: TelemetrySpan = NOOP_SPAN,
   ) {}
 
   get connectionId(): string {

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseRunEvent } from '../events/run-event-reader';
 import type { RunEvent } from '../events/types';
-import { EventStoreError, type RunEventStore } from './types';
+import { EventStoreError, type RunEventStore } from '../events/run-event-store';
 import { causeMessage } from '../cause-message';
 import { makeDirectory } from '../make-directory';
 

@@ -1,5 +1,5 @@
 /** Strict reader for RunEvent wire v2 (docs/spec/runtime.md §6.6). */
-import { normalizeToolMetadata, TOOL_METADATA_FIELDS } from '../tools/tool-metadata';
+import { normalizeToolMetadata, TOOL_METADATA_FIELDS } from '../tool-metadata/tool-metadata';
 import { COMPLETION_REASONS, type RunEvent, type RunEventType } from './types';
 import {
   ENVELOPE_OPTIONAL,

@@ -1,5 +1,5 @@
 /** Where a run's events go: the optional event store first, then the journal (docs/spec/runtime.md §7). */
-import type { RunEventStore } from '../event-store/types';
+import type { RunEventStore } from './run-event-store';
 import type { RunJournal } from '../run-journal';
 import { buildRunEvent, type RunEventScope } from './run-event-factory';
 import type { RunEvent, RunEventPayload } from './types';
@@ -10,6 +10,11 @@ export interface RunEventSinkOptions {
   failClosed?: boolean;
   /** Receives fail-open warning lines; defaults to stderr. */
   warn?: (line: string) => void;
+  /**
+   * Sees each event as it is emitted, before it is stored: the run's spans and metrics
+   * (docs/spec/observability.md §2) are made from it.
+   */
+  observe?: (payload: RunEventPayload) => void;
 }
 
 export class RunEventSink {
@@ -38,6 +43,7 @@ export class RunEventSink {
    */
   emit(payload: RunEventPayload, metadata?: Record<string, unknown>): Promise<void> {
     const event = buildRunEvent(this.scope, payload, { cycleIndex: this.cycleIndex, metadata });
+    this.options.observe?.(payload);
     if (!this.options.store) {
       this.journalEvent(event);
       return this.pending;

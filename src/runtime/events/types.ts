@@ -1,8 +1,12 @@
 /** RunEvent wire v2 (docs/spec/runtime.md §6): one flat snake_case object per event. */
-import type { TokenUsage } from '../usage/types';
-import type { ToolMetadata, ToolStatus, ToolDirective } from '../tools/types';
+import type { ModelCallIdentity, TokenUsage } from '../usage/types';
+import type { ToolMetadata } from '../tool-metadata/types';
 import type { Message } from '../messages';
 import type { SandboxReport } from '../sandbox/sandbox-mode';
+
+/** How a tool call ended, as `tool_call_completed` reports it and its ToolExecutionResult carries it (§9.7). */
+export type ToolStatus = 'success' | 'error' | 'wait_response' | 'running' | 'pending_compress';
+export type ToolDirective = 'continue' | 'finish' | 'wait_user';
 
 export type CompletionReason =
   | 'tool_finish'
@@ -41,21 +45,8 @@ export interface RunEventEnvelope {
   metadata?: Record<string, unknown>;
 }
 
-/** `agent_cycle` for the cycle's own calls; `context_compaction` for a summary call (docs/spec/history.md §1). */
-export type ModelCallOperation = 'agent_cycle' | 'context_compaction';
-
 /** What started a compaction: the 80 % rule before a model call, or a host request. */
 export type CompactionTrigger = 'auto' | 'manual';
-
-interface ModelCallFields {
-  call_id: string;
-  operation_id: string;
-  attempt: number;
-  operation: ModelCallOperation;
-  cycle_index: number;
-  backend: string;
-  model: string;
-}
 
 interface StreamedToolCallFields {
   tool_call_id: string;
@@ -79,7 +70,7 @@ export type RunEventPayload =
   | { type: 'agent_started' }
   | { type: 'cycle_started'; cycle_index: number }
   | { type: 'steer_applied'; steer_id: string; input: string; cycle_index: number }
-  | ({ type: 'model_call_started' } & ModelCallFields)
+  | ({ type: 'model_call_started' } & ModelCallIdentity)
   | {
       type: 'assistant_delta';
       delta: string;
@@ -96,13 +87,13 @@ export type RunEventPayload =
     }
   | ({ type: 'model_tool_call_started' } & StreamedToolCallFields)
   | ({ type: 'model_tool_call_progress' } & StreamedToolCallFields)
-  | ({ type: 'model_call_completed'; usage: TokenUsage } & ModelCallFields)
+  | ({ type: 'model_call_completed'; usage: TokenUsage } & ModelCallIdentity)
   | ({
       type: 'model_call_failed';
       usage: TokenUsage;
       outcome: 'definitive' | 'ambiguous';
       error_code: string;
-    } & ModelCallFields)
+    } & ModelCallIdentity)
   | {
       type: 'tool_call_planned';
       tool_call_id: string;

@@ -1,8 +1,9 @@
 /**
  * One HTTP attempt: POST the body and hand each response chunk to a consumer as it arrives
  * (docs/spec/runtime.md §14.1, §14.4). The timeout is an idle timeout (v1.1): it bounds the wait for the
- * response headers and then every gap between two body chunks, so a stream that keeps delivering is
- * never cut off. The abort signal destroys the socket at once. Transport failures reject with `AttemptFailure`; an error thrown by
+ * response headers and then every gap between two body chunks that carry data, so a stream that keeps
+ * delivering is never cut off, while one sending only keep-alive comments or blank lines expires like
+ * silence (v1.2). The abort signal destroys the socket at once. Transport failures reject with `AttemptFailure`; an error thrown by
  * the consumer rejects the attempt unchanged.
  */
 import * as http from 'node:http';
@@ -18,9 +19,16 @@ function loadHttps(): typeof HttpsModule {
   return (https ??= require('node:https') as typeof HttpsModule);
 }
 
-/** Receives a 2xx body. `push` returns true once the body is complete (e.g. `[DONE]` was read). */
+/**
+ * What one body chunk was: `done` completes the body (e.g. `[DONE]` was read); `data` carried data
+ * and restarts the idle window; `keepAlive` held only SSE comments and blank lines, which do not
+ * count as delivery (docs/spec/runtime.md §14.4 v1.2).
+ */
+export type ChunkOutcome = 'done' | 'data' | 'keepAlive';
+
+/** Receives a 2xx body, one chunk at a time. */
 export interface ResponseBodyConsumer {
-  push(chunk: Buffer): boolean;
+  push(chunk: Buffer): ChunkOutcome;
   /**
    * The body ended, `cleanly` or by a reset: throws when what arrived is not a complete response
    * (a reset body cannot be judged as a whole, so only its stream events count).
@@ -69,7 +77,7 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
       else if (!settled) timer = setTimeout(expireIfIdle, attempt.timeoutMs - idleMs);
     };
     let timer = setTimeout(expireIfIdle, attempt.timeoutMs);
-    /** Restarts the idle window: called when the headers and each body chunk arrive. */
+    /** Restarts the idle window: called when the headers and each body chunk with data arrive. */
     const progressed = (): void => {
       lastProgressAt = performance.now();
     };
@@ -125,12 +133,15 @@ export function postChatCompletions(attempt: ChatCompletionsAttempt): Promise<vo
       const consumer = attempt.consumerFor(String(response.headers['content-type'] ?? ''));
       response.on('data', (chunk: Buffer) => {
         if (settled) return;
-        progressed();
+        let outcome: ChunkOutcome;
         try {
-          if (consumer.push(chunk)) succeed(response);
+          outcome = consumer.push(chunk);
         } catch (error) {
           fail(error);
+          return;
         }
+        if (outcome === 'done') succeed(response);
+        else if (outcome === 'data') progressed();
       });
       // A clean end and a reset are judged alike (§14.4 v1.1): complete (finish reason or `[DONE]`
       // seen) succeeds, anything else fails as the consumer says (incomplete stream, unexpected body).

@@ -4,7 +4,7 @@
  * or `[DONE]`; a body that is neither SSE nor a JSON completion is an error, never an empty reply.
  */
 import { AttemptFailure, INCOMPLETE_STREAM_TEXT, unexpectedBodyFailure } from './attempt-failure';
-import type { ResponseBodyConsumer } from './chat-completions-transport';
+import type { ChunkOutcome, ResponseBodyConsumer } from './chat-completions-transport';
 import { SseParser } from './sse-parser';
 import type { StreamAssembler } from './stream-assembler';
 
@@ -54,10 +54,11 @@ export class SseBodyConsumer implements ResponseBodyConsumer {
 
   constructor(private readonly assembler: StreamAssembler) {}
 
-  push(chunk: Buffer): boolean {
+  push(chunk: Buffer): ChunkOutcome {
     this.raw?.add(chunk);
     this.accept(this.parser.push(chunk));
-    return this.parser.done;
+    if (this.parser.done) return 'done';
+    return this.parser.carriedData ? 'data' : 'keepAlive';
   }
 
   end(cleanly: boolean): void {
@@ -88,9 +89,9 @@ export class JsonBodyConsumer implements ResponseBodyConsumer {
 
   constructor(private readonly assembler: StreamAssembler) {}
 
-  push(chunk: Buffer): boolean {
+  push(chunk: Buffer): ChunkOutcome {
     this.body.add(chunk);
-    return false;
+    return 'data';
   }
 
   end(cleanly: boolean): void {

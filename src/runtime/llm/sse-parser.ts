@@ -2,7 +2,9 @@
  * Incremental Server-Sent Events parser (docs/spec/runtime.md §14.3). Fed raw body bytes split anywhere —
  * inside a UTF-8 character, inside a line, between `\r` and `\n` — it returns the `data` payload of
  * each complete event. Comments, other fields and keep-alives are ignored; `data: [DONE]` ends the
- * stream and everything after it is ignored.
+ * stream and everything after it is ignored. `carriedData` tells the transport whether a chunk held
+ * anything but comments and blank lines: keep-alives alone do not hold off its idle timeout
+ * (docs/spec/runtime.md §14.4 v1.2).
  *
  * Lines are found on bytes (CR and LF never occur inside a UTF-8 multi-byte sequence) and only
  * `data` values are decoded, each on its own: ASCII payloads then stay compact one-byte strings,
@@ -27,15 +29,26 @@ export class SseParser {
   /** Data of the event being read; `null` while the event has no `data` line. */
   private eventData: string | null = null;
   private sawDone = false;
+  /** The last `push` held a byte of a line that is neither a comment nor blank. */
+  private sawData = false;
 
   /** True once `data: [DONE]` was read. */
   get done(): boolean {
     return this.sawDone;
   }
 
+  /**
+   * Whether the last `push` carried data: part of a field line (`data:` above all), complete or
+   * still arriving. A chunk of only comments (`: keep-alive`) and blank lines does not.
+   */
+  get carriedData(): boolean {
+    return this.sawData;
+  }
+
   /** Feeds one body chunk; returns the payloads of the events it completed, in order. */
   push(chunk: Uint8Array): string[] {
     const payloads: string[] = [];
+    this.sawData = false;
     if (this.sawDone || chunk.length === 0) return payloads;
     const bytes = Buffer.isBuffer(chunk)
       ? chunk
@@ -76,8 +89,14 @@ export class SseParser {
       }
       lineStart = position;
     }
-    // Copied: the caller may reuse its buffer.
-    if (!this.sawDone && lineStart < bytes.length) this.pending.push(Buffer.from(bytes.subarray(lineStart)));
+    if (!this.sawDone && lineStart < bytes.length) {
+      // A line still arriving (one large `data:` line can span many chunks) is data unless it is a
+      // comment, which its first byte tells.
+      const first = this.pending.length > 0 ? this.pending[0][0] : bytes[lineStart];
+      if (first !== COLON) this.sawData = true;
+      // Copied: the caller may reuse its buffer.
+      this.pending.push(Buffer.from(bytes.subarray(lineStart)));
+    }
     return payloads;
   }
 
@@ -104,6 +123,7 @@ export class SseParser {
       this.dispatch(payloads);
       return;
     }
+    if (bytes[start] !== COLON) this.sawData = true;
     // Only the `data` field matters; comments (leading `:`) and every other field are skipped.
     if (
       end - start < 4 ||

@@ -1,10 +1,9 @@
 /** One model call of a cycle: events, stream deltas and the ledger record (docs/spec/runtime.md §6.2, §11.1, §12.3). */
 import type { RunEventSink } from '../events/run-event-sink';
-import type { ModelCallOperation } from '../events/types';
 import type { Message } from '../messages';
 import type { UsageLedger } from '../usage/usage-ledger';
 import { missingUsage } from '../usage/normalize';
-import type { ModelCallStatus } from '../usage/types';
+import type { ModelCallIdentity, ModelCallOperation, ModelCallStatus } from '../usage/types';
 import {
   LlmError,
   type LlmClient,
@@ -16,6 +15,7 @@ import {
 } from './types';
 import { isPromptTooLong } from './prompt-too-long';
 import { codePointLength } from '../code-points';
+import type { RunSpans } from '../telemetry/run-spans';
 
 export interface ModelCallSetup {
   sink: RunEventSink;
@@ -25,6 +25,8 @@ export interface ModelCallSetup {
   tools: ToolSpec[];
   ledger: UsageLedger;
   signal: AbortSignal;
+  /** The run's spans (docs/spec/observability.md §2); absent when telemetry is off. */
+  spans?: RunSpans;
 }
 
 export type ModelCallOutcome =
@@ -135,7 +137,7 @@ export async function performModelCall(
   options: ModelCallOptions = {},
 ): Promise<ModelCallOutcome> {
   const operationId = operationIdOf(cycleIndex, options);
-  const fields = {
+  const fields: ModelCallIdentity = {
     call_id: `${operationId}:attempt:1`,
     operation_id: operationId,
     attempt: 1,
@@ -155,6 +157,13 @@ export async function performModelCall(
     if (setup.signal.aborted) throw new LlmError('llm request cancelled', 'model_request_cancelled');
     const response = await setup.client.complete(request, callbacks, setup.signal);
     open = false;
+    setup.spans?.noteModelResponse(fields.call_id, {
+      finishReason: response.finishReason,
+      content: {
+        input: messages,
+        output: { role: 'assistant', content: response.content, tool_calls: response.toolCalls },
+      },
+    });
     setup.ledger.record({ ...fields, status: 'completed', usage: response.usage, error_code: null });
     await setup.sink.emit({ type: 'model_call_completed', ...fields, usage: response.usage });
     return { ok: true, response };

@@ -24,6 +24,12 @@ export interface ScriptObjectStep {
   reasoning_content?: string;
   usage?: Record<string, unknown>;
   delay_ms?: number;
+  /**
+   * Streams the content as these fragments, `chunk_delay_ms` apart, instead of as one fragment —
+   * so a demo turn visibly streams (docs/spec/inspector.md §1). `content` is then their join.
+   */
+  content_chunks?: string[];
+  chunk_delay_ms?: number;
   error?: string;
 }
 
@@ -88,10 +94,14 @@ export class ScriptedLlmClient implements LlmClient {
     if (signal.aborted) throw cancelled();
     if (step.error !== undefined) throw new LlmError(`llm request failed: ${step.error}`);
 
-    const content = step.content ?? '';
+    const chunks = step.content_chunks ?? [step.content ?? ''];
+    const content = chunks.join('');
     const reasoning = step.reasoning_content ?? '';
     if (reasoning !== '') callbacks.onReasoning(reasoning);
-    if (content !== '') callbacks.onContent(content);
+    for (const [index, chunk] of chunks.entries()) {
+      if (index > 0 && (step.chunk_delay_ms ?? 0) > 0) await sleep(step.chunk_delay_ms ?? 0, signal);
+      if (chunk !== '') callbacks.onContent(chunk);
+    }
     const toolCalls = step.tool_calls ?? [];
     return {
       content,

@@ -1,5 +1,5 @@
 /** The per-call pipeline, steps 1–9 of docs/spec/runtime.md §9.6 (step 0 and step 10 belong to the batch). */
-import { approveToolCall } from '../approvals/approval-flow';
+import { approveToolCall } from './tool-approval';
 import type { DecodedToolCall } from './tool-call-decoder';
 import { executeTool } from './tool-execution';
 import { policyAllows, type RegisteredTool } from './tool-registry';
@@ -123,7 +123,9 @@ export async function runToolCall(
     arguments: call.arguments,
     ...metadataField(tool.toolMetadata),
   });
-  const { signal: _runSignal, ...ctx } = baseContext;
+  const { signal: _runSignal, ...base } = baseContext;
+  const carrier = scope.spans?.toolCarrier(call.id);
+  const ctx = carrier?.traceparent === undefined ? base : { ...base, traceContext: carrier };
   const execution = await executeTool(tool, ctx, call.arguments, scope.signal);
   await emitCompleted(scope, call, tool, execution.result, execution.durationMs);
   return { result: execution.result, runFailure: null };

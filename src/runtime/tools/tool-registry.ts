@@ -8,7 +8,7 @@ import {
   type ArgumentValidator,
   type SchemaOrigin,
 } from './argument-schema';
-import { normalizeToolMetadata } from './tool-metadata';
+import { normalizeToolMetadata } from '../tool-metadata/tool-metadata';
 import type { JsonSchema, ToolDefinition, ToolMetadata, ToolPolicy } from './types';
 
 export const BASH_DESCRIPTION_SUFFIX =

@@ -3,6 +3,7 @@ import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { ApprovalPolicy, ApprovalProvider } from '../approvals/types';
 import type { RunEventSink } from '../events/run-event-sink';
 import type { RunSandbox } from '../sandbox/run-sandbox';
+import type { RunSpans } from '../telemetry/run-spans';
 import type { ToolRegistry } from './tool-registry';
 import type { ToolContext, ToolPolicy } from './types';
 
@@ -27,6 +28,8 @@ export interface ToolRunScope {
   toolPolicy: ToolPolicy;
   approval: ApprovalSettings;
   sink: RunEventSink;
+  /** The run's spans (docs/spec/observability.md §2): a tool call's context for MCP `_meta`. */
+  spans?: RunSpans;
   /** Aborted when the run is cancelled. */
   signal: AbortSignal;
   isCancelled(): boolean;

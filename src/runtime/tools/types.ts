@@ -1,25 +1,21 @@
 /** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
 import type { RunSandbox } from '../sandbox/run-sandbox';
 import type { SandboxReport } from '../sandbox/sandbox-mode';
+import type { TraceCarrier } from '../telemetry/telemetry';
+import type { ToolDirective, ToolStatus } from '../events/types';
+import type { ToolMetadataInput } from '../tool-metadata/types';
 
-export type ToolSideEffect = 'unknown' | 'none' | 'read' | 'write' | 'execute' | 'network' | 'external';
-export type ToolIdempotency = 'unknown' | 'supported' | 'unsupported';
-
-/** Normalized `vv-agent.tool-metadata.v2` declaration (snake_case, all six fields present). */
-export interface ToolMetadata {
-  side_effect: ToolSideEffect;
-  idempotency: ToolIdempotency;
-  terminal: boolean;
-  result_retention: 'archive' | 'preserve';
-  capability_tags: string[];
-  cost_dimensions: string[];
-}
-
-/** What a tool author writes; normalized by `normalizeToolMetadata` (defaults filled in). */
-export type ToolMetadataInput = Partial<ToolMetadata>;
-
-export type ToolStatus = 'success' | 'error' | 'wait_response' | 'running' | 'pending_compress';
-export type ToolDirective = 'continue' | 'finish' | 'wait_user';
+/*
+ * Part of the tool contract, declared lower down because the RunEvent wire and the approval policy
+ * carry them too; re-exported so the contract stays one import.
+ */
+export type { ToolDirective, ToolStatus } from '../events/types';
+export type {
+  ToolIdempotency,
+  ToolMetadata,
+  ToolMetadataInput,
+  ToolSideEffect,
+} from '../tool-metadata/types';
 
 export interface ToolArtifact {
   path: string;
@@ -59,7 +55,6 @@ export type ToolOutput =
   | { type: 'json'; value: unknown }
   | { type: 'error'; message: string; code?: string; retryable?: boolean }
   | { type: 'result'; result: Omit<ToolExecutionResult, 'tool_call_id'> };
-
 export interface ToolContext {
   runId: string;
   agentName: string;
@@ -74,6 +69,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** docs/spec/sandbox.md §1: the run's sandbox; absent = none configured (no restriction). */
   sandbox?: RunSandbox;
+  /**
+   * The W3C trace context of this call's `execute_tool` span, for a tool that calls another process
+   * (MCP `_meta`, docs/spec/observability.md §2); absent when tracing is off.
+   */
+  traceContext?: TraceCarrier;
 }
 
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,4 @@
 /** Token usage wire objects (docs/spec/runtime.md §12). Unknown counts are null, never 0. */
-import type { ModelCallOperation } from '../events/types';
 
 export type UsageSource = 'provider_reported' | 'estimated' | 'accounting_missing';
 export type CacheStatus = 'provider_reported' | 'accounting_missing' | 'unsupported';
@@ -33,9 +32,14 @@ export interface TokenUsage {
   provider_usage: Record<string, unknown>;
 }
 
-export type ModelCallStatus = 'completed' | 'failed' | 'ambiguous';
+/** `agent_cycle` for the cycle's own calls; `context_compaction` for a summary call (docs/spec/history.md §1). */
+export type ModelCallOperation = 'agent_cycle' | 'context_compaction';
 
-export interface ModelCallRecord {
+/**
+ * Which model call, against which backend and model: the fields every `model_call_*` event
+ * (docs/spec/runtime.md §6.2) and the call's ledger record (§12.3) carry alike.
+ */
+export interface ModelCallIdentity {
   call_id: string;
   operation_id: string;
   attempt: number;
@@ -43,6 +47,12 @@ export interface ModelCallRecord {
   cycle_index: number;
   backend: string;
   model: string;
+}
+
+export type ModelCallStatus = 'completed' | 'failed' | 'ambiguous';
+
+/** One model call in the run's ledger: its identity and how it ended. */
+export interface ModelCallRecord extends ModelCallIdentity {
   status: ModelCallStatus;
   usage: TokenUsage;
   error_code: string | null;

@@ -4,6 +4,7 @@
  * apart from the constant-time comparison.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isInspectorPageOrigin } from './inspector/page-origin';
 
 export const TOKEN_SUBPROTOCOL_PREFIX = 'vv-agent-token.';
 export const APP_SERVER_SUBPROTOCOL = 'vv-agent-app-server.v1';
@@ -12,6 +13,8 @@ export interface UpgradeRequest {
   /** The request target (path and query). */
   url: string;
   origin: string | undefined;
+  /** The `Host` header: with `admitPageOrigin`, the inspector page's own origin passes (docs/spec/inspector.md §1). */
+  host?: string;
   authorization: string | undefined;
   /** `Sec-WebSocket-Protocol` entries as offered, in order. */
   protocols: readonly string[];
@@ -21,6 +24,8 @@ export interface UpgradePolicy {
   /** null: `--ws-no-auth`. */
   token: string | null;
   allowedOrigins: ReadonlySet<string>;
+  /** `--inspector`: the origin the page was served from is admitted too. */
+  admitPageOrigin?: boolean;
 }
 
 export type UpgradeVerdict =
@@ -34,10 +39,15 @@ export const REJECTIONS = {
 
 export function checkUpgrade(request: UpgradeRequest, policy: UpgradePolicy): UpgradeVerdict {
   if (requestPath(request.url) !== '/') return REJECTIONS.notFound;
-  if (request.origin !== undefined && !policy.allowedOrigins.has(request.origin))
+  if (request.origin !== undefined && !originAdmitted(request.origin, request.host, policy))
     return REJECTIONS.originNotAllowed;
   if (policy.token !== null && !presentsToken(request, policy.token)) return REJECTIONS.unauthorized;
   return { kind: 'accept' };
+}
+
+function originAdmitted(origin: string, host: string | undefined, policy: UpgradePolicy): boolean {
+  if (policy.allowedOrigins.has(origin)) return true;
+  return policy.admitPageOrigin === true && isInspectorPageOrigin(origin, host);
 }
 
 /** The path of a request target, without its query. */

@@ -22,6 +22,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Connection } from '../../rpc/connection';
 import type { MessageSink } from '../../rpc/message-sink';
 import type { TransportHost } from '../../rpc/transport-host';
+import type { InspectorHttp } from './inspector';
 import type { WebSocketListenAddress } from './listen-address';
 import { checkUpgrade, offeredSubprotocols, selectSubprotocol, type UpgradePolicy } from './upgrade-check';
 import { CLOSE_CODES, DEFAULT_OUTBOUND_QUEUE_BYTES, DEFAULT_PING_INTERVAL_MS } from './websocket-limits';
@@ -49,6 +50,8 @@ export interface WebSocketServerConfig {
   /** Called once, after the store opened and before binding; null = no auth. May throw WebSocketStartupError. */
   loadToken: () => string | null;
   allowedOrigins: readonly string[];
+  /** `--inspector` (docs/spec/inspector.md §1): serves the page and admits its origin; absent → 404 as before. */
+  inspector?: InspectorHttp;
   outboundQueueBytes?: number;
   pingIntervalMs?: number;
   signals?: ShutdownSignals;
@@ -120,7 +123,11 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
       callback(error);
       return;
     }
-    this.policy = { token, allowedOrigins: new Set(this.config.allowedOrigins) };
+    this.policy = {
+      token,
+      allowedOrigins: new Set(this.config.allowedOrigins),
+      admitPageOrigin: this.config.inspector !== undefined,
+    };
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: core.maxMessageBytes,
@@ -197,6 +204,7 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
   }
 
   private answerHttp(request: IncomingMessage, response: ServerResponse): void {
+    if (this.config.inspector?.handle(request, response) === true) return;
     const path = (request.url ?? '/').split('?')[0];
     if (request.method === 'GET' && path === '/healthz') return json(response, 200, { status: 'ok' });
     if (request.method === 'GET' && path === '/readyz') {
@@ -217,6 +225,7 @@ export class WebSocketJsonRpcServer extends Server<Record<string, never>> implem
       {
         url: request.url ?? '/',
         origin: request.headers.origin,
+        host: request.headers.host,
         authorization: request.headers.authorization,
         protocols: offeredSubprotocols(request.headers['sec-websocket-protocol']),
       },

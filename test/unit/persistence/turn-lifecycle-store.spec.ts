@@ -172,8 +172,12 @@ describeEachStore('turns, conversation history and the turn lifecycle transactio
 
   it('finishTurn of a turn another instance already ended as lost writes nothing (§8.2, docs/spec/postgres.md §2)', async () => {
     await turnOneStreaming();
-    const token = processStartToken(process.pid) as string;
-    expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', 350)).toHaveLength(1);
+    const owner = {
+      ownerHost: hostname(),
+      ownerPid: process.pid,
+      ownerToken: processStartToken(process.pid),
+    };
+    expect(await store.recoverTurnsOwnedBy(owner, 'server instance lost', 350)).toHaveLength(1);
     // The survivor's next turn on the thread is running.
     await store.beginTurn({
       turnId: 'turn_2',

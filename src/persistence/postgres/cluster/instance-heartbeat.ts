@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { RecoveredTurn } from '../../typeorm/restart-recovery';
 import type { TypeOrmAppServerStore } from '../../typeorm/app-server-store';
 import type { InstanceLease } from '../../../core/lifecycle/instance-lease';
+import { ownProcessToken } from '../../../runtime/process-identity';
 import { ClusterConnectionLost, type ClusterChannel } from './cluster-channel';
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -17,6 +18,35 @@ export const INSTANCE_LOST_ERROR = 'server instance lost';
  * again (InstanceLease): well under the 15 s after which others may declare it lost.
  */
 export const LEASE_MS = 10_000;
+
+/** The heartbeat's periods; docs/spec/postgres.md §2's by default. */
+export interface ClusterTimings {
+  heartbeatIntervalMs: number;
+  lostAfterMs: number;
+  leaseMs: number;
+}
+
+export const DEFAULT_CLUSTER_TIMINGS: ClusterTimings = {
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  lostAfterMs: INSTANCE_LOST_AFTER_MS,
+  leaseMs: LEASE_MS,
+};
+
+/** The test hook's variable: a heartbeat interval in ms (see clusterTimingsFromEnv). */
+export const TEST_HEARTBEAT_VARIABLE = 'VV_AGENT_TEST_HEARTBEAT_MS';
+
+/**
+ * Test hook: `VV_AGENT_TEST_HEARTBEAT_MS=N` beats every N ms and keeps the spec's proportions
+ * (2 s / 15 s / 10 s: lost after 7.5 N, lease 5 N), so a suite can lose an instance many times
+ * in a row in seconds. Absent or not a positive integer: the spec's periods.
+ */
+export function clusterTimingsFromEnv(env: NodeJS.ProcessEnv): ClusterTimings {
+  const value = env[TEST_HEARTBEAT_VARIABLE];
+  const interval = value !== undefined && /^[1-9]\d*$/.test(value) ? Number(value) : null;
+  if (interval === null) return DEFAULT_CLUSTER_TIMINGS;
+  return { heartbeatIntervalMs: interval, lostAfterMs: interval * 7.5, leaseMs: interval * 5 };
+}
+
 /** Large cluster payloads are read within moments; a minute is ample. */
 const PAYLOAD_RETENTION_MS = 60_000;
 
@@ -36,6 +66,7 @@ export class InstanceHeartbeat implements InstanceLease {
     private readonly channel: ClusterChannel,
     private readonly store: TypeOrmAppServerStore,
     private readonly onError: (error: unknown) => void,
+    private readonly timings: ClusterTimings = DEFAULT_CLUSTER_TIMINGS,
   ) {}
 
   get instanceId(): string {
@@ -54,7 +85,7 @@ export class InstanceHeartbeat implements InstanceLease {
           // A beat while the channel reconnects fails quietly: the loss was reported once.
           if (!(error instanceof ClusterConnectionLost)) this.onError(error);
         });
-    }, HEARTBEAT_INTERVAL_MS);
+    }, this.timings.heartbeatIntervalMs);
     this.timer.unref();
   }
 
@@ -80,15 +111,17 @@ export class InstanceHeartbeat implements InstanceLease {
    */
   check(): Promise<void> | null {
     if (this.timer === undefined) return null;
-    if (Date.now() - this.confirmedAt < LEASE_MS && this.lostChecksLeft === 0) return null;
+    if (Date.now() - this.confirmedAt < this.timings.leaseMs && this.lostChecksLeft === 0) return null;
     return new Promise((resolve) => this.checking.push(resolve));
   }
 
+  /** The row also names this process as its turns do (owner host, pid and token), for a survivor. */
   private async register(now: number): Promise<void> {
     await this.channel.query(
-      `INSERT INTO "instances" ("instance_id", "host", "pid", "started_at", "heartbeat_at") VALUES ($1, $2, $3, $4, $4)
+      `INSERT INTO "instances" ("instance_id", "host", "pid", "owner_token", "started_at", "heartbeat_at")
+       VALUES ($1, $2, $3, $4, $5, $5)
        ON CONFLICT ("instance_id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`,
-      [this.instanceId, hostname(), process.pid, now],
+      [this.instanceId, hostname(), process.pid, ownProcessToken(), now],
     );
   }
 
@@ -120,10 +153,10 @@ export class InstanceHeartbeat implements InstanceLease {
     this.confirmedAt = now;
     // Held until the last check after a loss: the survivor recovers the turns just after deleting
     // the row. And a beat sent before a pause answers only after it: it confirms nothing about now.
-    if (this.lostChecksLeft === 0 && Date.now() - now < LEASE_MS) this.releaseChecks();
+    if (this.lostChecksLeft === 0 && Date.now() - now < this.timings.leaseMs) this.releaseChecks();
     // Right after this instance (re)connected, the others may still be reconnecting themselves (a
     // database restart): silence is only counted once this instance has watched for the full period.
-    if (now - this.channel.connectedAt >= INSTANCE_LOST_AFTER_MS) await this.recoverLostInstances(now);
+    if (now - this.channel.connectedAt >= this.timings.lostAfterMs) await this.recoverLostInstances(now);
     await this.channel.prunePayloads(PAYLOAD_RETENTION_MS);
   }
 
@@ -134,15 +167,17 @@ export class InstanceHeartbeat implements InstanceLease {
   /** Deletes the rows of instances silent for 15 s (one DELETE wins) and recovers their turns. */
   private async recoverLostInstances(now: number): Promise<void> {
     const lost = await this.channel.query(
-      `DELETE FROM "instances" WHERE "heartbeat_at" < $1 AND "instance_id" <> $2 RETURNING "instance_id"`,
-      [now - INSTANCE_LOST_AFTER_MS, this.instanceId],
+      `DELETE FROM "instances" WHERE "heartbeat_at" < $1 AND "instance_id" <> $2
+       RETURNING "host", "pid", "owner_token"`,
+      [now - this.timings.lostAfterMs, this.instanceId],
     );
     for (const row of lost) {
-      const turns = await this.store.recoverTurnsOwnedBy(
-        String(row.instance_id),
-        INSTANCE_LOST_ERROR,
-        Date.now(),
-      );
+      const owner = {
+        ownerHost: String(row.host),
+        ownerPid: Number(row.pid),
+        ownerToken: typeof row.owner_token === 'string' ? row.owner_token : null,
+      };
+      const turns = await this.store.recoverTurnsOwnedBy(owner, INSTANCE_LOST_ERROR, Date.now());
       if (turns.length > 0) for (const listener of this.listeners) listener(turns);
     }
   }

@@ -16,6 +16,7 @@ import type {
 } from '../../../core/events/thread-event-relay';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+import { RemoteMessageTexts } from './remote-message-texts';
 import { RemoteTurnEnds, storedItemStates } from './remote-turn-ends';
 
 const EVENT_KIND = 'threadEvent';
@@ -43,6 +44,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   private readonly listeners: Array<(event: RelayedThreadEvent) => void> = [];
   private repairs: Promise<void> = Promise.resolve();
   private readonly turnEnds: RemoteTurnEnds;
+  private readonly messageTexts = new RemoteMessageTexts();
   /** Gaps detected (diagnostics, tests). */
   gaps = 0;
 
@@ -89,6 +91,10 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
 
   setLocalTurns(isLocalTurn: (threadId: string) => boolean): void {
     this.turnEnds.setLocalTurns(isLocalTurn);
+  }
+
+  streamedText(itemId: string): string | undefined {
+    return this.messageTexts.textOf(itemId);
   }
 
   private receive(message: EventMessage): void {
@@ -148,6 +154,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
   }
 
   private deliver(event: RelayedThreadEvent): void {
+    this.messageTexts.observe(event);
     for (const listener of this.listeners) listener(event);
   }
 }

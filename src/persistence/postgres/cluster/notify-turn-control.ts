@@ -13,6 +13,8 @@ import {
   type TurnControlForwarder,
 } from '../../../core/turns/turn-control-forwarding';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+import { telemetry } from '../../../runtime/telemetry/current-telemetry';
+import type { TraceCarrier } from '../../../runtime/telemetry/telemetry';
 
 const REQUEST_KIND = 'controlRequest';
 const ANSWER_KIND = 'controlAnswer';
@@ -40,7 +42,9 @@ export class NotifyTurnControl implements TurnControlForwarder {
         this.pending.delete(requestId);
         resolve(answer);
       });
-      this.channel.send({ kind: REQUEST_KIND, requestId, method, params }).catch(() => undefined);
+      // docs/spec/observability.md §2: the asking request's trace context travels with it.
+      const trace = telemetry().activeSpan().carrier();
+      this.channel.send({ kind: REQUEST_KIND, requestId, method, params, trace }).catch(() => undefined);
     });
   }
 
@@ -54,6 +58,19 @@ export class NotifyTurnControl implements TurnControlForwarder {
       return;
     }
     if (message.kind !== REQUEST_KIND) return;
+    const span = telemetry().startSpan(
+      String(message.method),
+      'server',
+      { 'rpc.system': 'jsonrpc', 'rpc.method': String(message.method), 'vv_agent.forwarded': true },
+      message.trace as TraceCarrier | undefined,
+    );
+    // Every instance hears the request; only the one that answers ends the span, and an unended
+    // span is never exported, so the trace shows the owner's handling alone.
+    if (telemetry().withSpan(span, () => this.answer(message))) span.end();
+  }
+
+  /** Whether this instance answered. */
+  private answer(message: ClusterMessage): boolean {
     for (const answerer of this.answerers) {
       const reply = answerer(
         message.method as ForwardedControlMethod,
@@ -67,7 +84,8 @@ export class NotifyTurnControl implements TurnControlForwarder {
         .catch(() => undefined);
       // Queued behind the answer, so what it sends reaches the asker after the answer.
       afterAnswer?.();
-      return;
+      return true;
     }
+    return false;
   }
 }

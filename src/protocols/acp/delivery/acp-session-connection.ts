@@ -26,6 +26,18 @@ export interface AcpClientPort {
   ): Promise<RequestPermissionResponse>;
 }
 
+/**
+ * docs/spec/protocol.md §1.8 for `vv-agent acp`, a stdio server (docs/spec/acp.md §1): once this many
+ * messages produced for the client are not yet written — the editor stopped reading stdout — turn
+ * forwarding waits (the runtime's events wait in its compact journal) instead of this connection
+ * queueing every `session/update` of the turn. The v1 stdio outbound queue's capacity.
+ */
+export const ACP_PAUSE_AT = 1024;
+/** …and goes on once the connection is down to this many (so it does not wake for every message). */
+export const ACP_RESUME_AT = 256;
+
+const NOW: Promise<void> = Promise.resolve();
+
 interface PendingPrompt {
   turnId: string;
   resolve(completion: TurnCompletedParams): void;
@@ -47,6 +59,10 @@ export class AcpSessionConnection {
   >();
   /** Every write to the client, chained so they leave in the order they were produced. */
   private written: Promise<void> = Promise.resolve();
+  /** Writes in the chain that have not settled yet (what a stalled client makes us hold). */
+  private unwritten = 0;
+  /** Settles once `unwritten` is down to ACP_RESUME_AT; shared by every turn that waits. */
+  private drained: { promise: Promise<void>; resolve: () => void } | null = null;
   private closed = false;
   private readonly logger = new Logger('AcpConnection');
 
@@ -78,6 +94,25 @@ export class AcpSessionConnection {
   /** Settles once everything produced so far was handed to the client's stream. */
   flushed(): Promise<void> {
     return this.written;
+  }
+
+  /** Messages produced for the client and not yet written. */
+  get backlog(): number {
+    return this.unwritten;
+  }
+
+  /**
+   * At once unless ACP_PAUSE_AT messages wait to be written; then once the client has read them down
+   * to ACP_RESUME_AT, or the connection closed.
+   */
+  caughtUp(): Promise<void> {
+    if (this.closed || this.unwritten < ACP_PAUSE_AT) return NOW;
+    if (this.drained === null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((settle) => (resolve = settle));
+      this.drained = { promise, resolve };
+    }
+    return this.drained.promise;
   }
 
   /** A thread event: its updates now, or after the hold; a `turn/completed` ends the waiting prompt. */
@@ -153,6 +188,7 @@ export class AcpSessionConnection {
   /** The client went away: waiting prompts fail, open questions settle as `closed`. */
   close(): void {
     this.closed = true;
+    this.wakeWaiters();
     for (const prompt of this.prompts.values()) prompt.reject(new Error('connection closed'));
     this.prompts.clear();
     for (const pending of [...this.permissions.values()]) pending.settle({ kind: 'closed' });
@@ -168,8 +204,21 @@ export class AcpSessionConnection {
 
   /** A write that fails (the SDK refused the message, or the client is gone) is logged, never thrown. */
   private write(send: () => Promise<void>): void {
-    this.written = this.written.then(send).catch((error: unknown) => {
-      if (!this.closed) this.logger.warn(`message to the ACP client not sent: ${causeMessage(error)}`);
-    });
+    this.unwritten += 1;
+    this.written = this.written
+      .then(send)
+      .catch((error: unknown) => {
+        if (!this.closed) this.logger.warn(`message to the ACP client not sent: ${causeMessage(error)}`);
+      })
+      .then(() => {
+        this.unwritten -= 1;
+        if (this.unwritten <= ACP_RESUME_AT) this.wakeWaiters();
+      });
+  }
+
+  private wakeWaiters(): void {
+    const drained = this.drained;
+    this.drained = null;
+    drained?.resolve();
   }
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../../core/events/thread-event-bus';
 import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 import { AcpConnections } from './acp-connections';
+import { ACP_PAUSE_AT, type AcpSessionConnection } from './acp-session-connection';
 
 @Injectable()
 export class AcpSessionEvents implements ThreadEventBus {
@@ -48,9 +49,23 @@ export class AcpSessionEvents implements ThreadEventBus {
     this.connections.get(subscriberId)?.discardHold(threadId);
   }
 
-  /** Never pauses the turn: an ACP connection's SDK stream holds and paces its own updates. */
-  paced(): Promise<void> {
-    return Promise.resolve();
+  /**
+   * docs/spec/protocol.md §1.8 "background turn forwarding pauses" (`vv-agent acp` is a stdio server):
+   * at once unless every open ACP subscriber of the thread has ACP_PAUSE_AT messages unwritten; then
+   * once one of them caught up. Without it an editor that stopped reading made the connection
+   * queue every update of the turn (100 000 deltas: about +90 MiB resident, rising per delta).
+   */
+  paced(threadId: string): Promise<void> {
+    const readers: AcpSessionConnection[] = [];
+    for (const subscriberId of this.subscriptions.subscribers(threadId)) {
+      const connection = this.connections.get(subscriberId);
+      if (connection === undefined || connection.isClosed) continue;
+      if (connection.backlog < ACP_PAUSE_AT) return Promise.resolve();
+      readers.push(connection);
+    }
+    return readers.length === 0
+      ? Promise.resolve()
+      : Promise.race(readers.map((connection) => connection.caughtUp()));
   }
 
   inThreadOrder(threadId: string, subscriberId: string, send: () => void): void {

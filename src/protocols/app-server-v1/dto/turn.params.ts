@@ -5,6 +5,7 @@ import type {
   TurnStartRequest,
 } from '../../../core/turns/turn-requests';
 import {
+  OptionalBoolean,
   OptionalObject,
   OptionalOneOf,
   OptionalString,
@@ -53,4 +54,8 @@ export class TurnInterruptParamsDto implements TurnInterruptRequest {
 
   @OptionalString()
   reason?: string;
+
+  /** v1.2, default `false`: drop the thread's queued follow-ups in the same step (§3.12). */
+  @OptionalBoolean()
+  clearFollowUps?: boolean;
 }

@@ -21,7 +21,7 @@ export class TurnsHandlers {
 
   @RpcMethod('turn/start')
   async start(params: TurnStartParamsDto, ctx: RpcContext): Promise<TurnStart> {
-    const { response, begin } = await this.turns.start(params, ctx.connectionId);
+    const { response, begin } = await this.turns.start(params, ctx.connectionId, ctx.span);
     ctx.afterResponse(begin);
     return response;
   }
@@ -29,7 +29,7 @@ export class TurnsHandlers {
   /** docs/spec/history.md §1: a compaction turn; its notifications follow the response like turn/start's. */
   @RpcMethod('thread/compact')
   async compact(params: ThreadCompactParamsDto, ctx: RpcContext): Promise<TurnCompaction> {
-    const { response, begin } = await this.turns.compact(params.threadId, ctx.connectionId);
+    const { response, begin } = await this.turns.compact(params.threadId, ctx.connectionId, ctx.span);
     ctx.afterResponse(begin);
     return response;
   }

@@ -9,6 +9,11 @@
  * command's group, then every process carrying either mark or descending by ppid from one that
  * does, and repeats until a scan finds none (a process forking while being killed shows up in the
  * next round). Linux only: where `/proc` is missing, only the process group is killed.
+ *
+ * A process whose environment is not ours to extend (a stdio MCP server: docs/spec/mcp.md §2 lists
+ * exactly what it inherits) carries no marker; it is tracked as a process tree instead: its own pid
+ * (with its start time, so a reused pid is never taken for it) and what it had started when
+ * `recordCommandTree` last looked, each with everything below it by parent pid.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs, readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -23,15 +28,22 @@ export function newProcessMarker(): string {
 interface ProcEntry {
   pid: number;
   ppid: number;
+  /** Field 22 of `/proc/<pid>/stat`: with the pid, it names one process for good. */
+  startTime: string;
   marked: boolean;
 }
 
 interface Marks {
-  /** `NAME=value` of the marker variable. */
-  variable: string;
+  /** `NAME=value` of the marker variable; undefined when the command carries none. */
+  variable: string | undefined;
   /** Path of the anchor file every descendant holds open; undefined when there is none. */
   anchorPath: string | undefined;
+  /** Known members of the command: pid → start time. */
+  members: ReadonlyMap<number, string> | undefined;
 }
+
+/** Index of `starttime` (field 22) among the fields after the command name (which start at field 3). */
+const START_TIME_FIELD = 22 - 3;
 
 function parseEntry(
   pid: number,
@@ -41,9 +53,14 @@ function parseEntry(
   holdsAnchor: (pid: number) => boolean,
 ): ProcEntry | null {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields.length < 2 || fields[0] === 'Z') return null;
-  const marked = pid !== process.pid && (environ.split('\0').includes(marks.variable) || holdsAnchor(pid));
-  return { pid, ppid: Number(fields[1]), marked };
+  if (fields.length <= START_TIME_FIELD || fields[0] === 'Z') return null;
+  const startTime = fields[START_TIME_FIELD];
+  const marked =
+    pid !== process.pid &&
+    ((marks.variable !== undefined && environ.split('\0').includes(marks.variable)) ||
+      holdsAnchor(pid) ||
+      marks.members?.get(pid) === startTime);
+  return { pid, ppid: Number(fields[1]), startTime, marked };
 }
 
 /**
@@ -62,8 +79,8 @@ function holdsAnchorSync(pid: number, anchorPath: string | undefined): boolean {
   }
 }
 
-/** Pids carrying the marker plus everything below them by parent pid. */
-function selectTree(entries: ProcEntry[]): number[] {
+/** Marked processes plus everything below them by parent pid. */
+function selectTree(entries: ProcEntry[]): ProcEntry[] {
   const selected = new Set(entries.filter((entry) => entry.marked).map((entry) => entry.pid));
   for (let grew = true; grew;) {
     grew = false;
@@ -75,7 +92,7 @@ function selectTree(entries: ProcEntry[]): number[] {
     }
   }
   selected.delete(process.pid);
-  return [...selected];
+  return entries.filter((entry) => selected.has(entry.pid));
 }
 
 function numericEntries(names: string[]): number[] {
@@ -94,7 +111,7 @@ async function heldAnchors(pids: number[], anchorPath: string | undefined): Prom
   return holders;
 }
 
-async function scan(marks: Marks): Promise<number[]> {
+async function scan(marks: Marks): Promise<ProcEntry[]> {
   const names = await fs.readdir('/proc').catch(() => [] as string[]);
   const pids = numericEntries(names);
   const holders = await heldAnchors(pids, marks.anchorPath);
@@ -102,7 +119,7 @@ async function scan(marks: Marks): Promise<number[]> {
     pids.map(async (pid) => {
       const [stat, environ] = await Promise.all([
         fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''),
-        fs.readFile(`/proc/${pid}/environ`, 'latin1').catch(() => ''),
+        marks.variable === undefined ? '' : fs.readFile(`/proc/${pid}/environ`, 'latin1').catch(() => ''),
       ]);
       return parseEntry(pid, stat, environ, marks, (candidate) => holders.has(candidate));
     }),
@@ -110,7 +127,7 @@ async function scan(marks: Marks): Promise<number[]> {
   return selectTree(entries.filter((entry): entry is ProcEntry => entry !== null));
 }
 
-function scanSync(marks: Marks): number[] {
+function scanSync(marks: Marks): ProcEntry[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -123,7 +140,7 @@ function scanSync(marks: Marks): number[] {
       const entry = parseEntry(
         pid,
         readFileSync(`/proc/${pid}/stat`, 'utf8'),
-        readFileSync(`/proc/${pid}/environ`, 'latin1'),
+        marks.variable === undefined ? '' : readFileSync(`/proc/${pid}/environ`, 'latin1'),
         marks,
         (candidate) => holdsAnchorSync(candidate, marks.anchorPath),
       );
@@ -146,9 +163,12 @@ function killQuietly(pid: number): void {
 export interface TrackedCommand {
   /** Leader of the command's process group. */
   pgid: number | undefined;
-  marker: string;
+  /** The marker variable's value; undefined for a command that carries none (see above). */
+  marker?: string;
   /** A file the command holds open on an inherited descriptor (the mark `env -i` cannot clear). */
   anchorPath?: string;
+  /** Known members by pid, with their start time: filled by `addCommandRoot` / `recordCommandTree`. */
+  members?: Map<number, string>;
   /**
    * Every descendant dies with the group leader (a sandbox's PID namespace, docs/spec/sandbox.md §3):
    * killing the group is exact, and the `/proc` walk — a read of every process's environment — is
@@ -158,7 +178,32 @@ export interface TrackedCommand {
 }
 
 function marksOf(command: TrackedCommand): Marks {
-  return { variable: `${PROCESS_MARKER_VARIABLE}=${command.marker}`, anchorPath: command.anchorPath };
+  return {
+    variable: command.marker === undefined ? undefined : `${PROCESS_MARKER_VARIABLE}=${command.marker}`,
+    anchorPath: command.anchorPath,
+    members: command.members,
+  };
+}
+
+/** Makes the process `pid` (a command's first process, just spawned) a member of `command`. */
+export function addCommandRoot(command: TrackedCommand, pid: number): void {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[START_TIME_FIELD];
+    if (startTime !== undefined) (command.members ??= new Map()).set(pid, startTime);
+  } catch {
+    // Already gone, or no /proc: nothing to track.
+  }
+}
+
+/**
+ * Adds every process of the tree as it stands now to the command's members. Called before a tree's
+ * first process is ended: what it started is reparented when it exits, and only a member found
+ * here is still known to belong to the command afterwards.
+ */
+export async function recordCommandTree(command: TrackedCommand): Promise<void> {
+  const members = (command.members ??= new Map());
+  for (const entry of await scan(marksOf(command))) members.set(entry.pid, entry.startTime);
 }
 
 /** SIGKILL to the group and to every marked process, until a scan finds none. */
@@ -166,9 +211,9 @@ export async function killCommandTree(command: TrackedCommand): Promise<void> {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
   if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-    const pids = await scan(marksOf(command));
-    if (pids.length === 0) return;
-    pids.forEach(killQuietly);
+    const entries = await scan(marksOf(command));
+    if (entries.length === 0) return;
+    for (const entry of entries) killQuietly(entry.pid);
   }
 }
 
@@ -177,9 +222,9 @@ export function killCommandTreeSync(command: TrackedCommand): void {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
   if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-    const pids = scanSync(marksOf(command));
-    if (pids.length === 0) return;
-    pids.forEach(killQuietly);
+    const entries = scanSync(marksOf(command));
+    if (entries.length === 0) return;
+    for (const entry of entries) killQuietly(entry.pid);
   }
 }
 

@@ -7,8 +7,6 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { CODE_DIR } from '../../../package-layout';
-
 import type { SearchJob, SearchJobResult } from './search-job';
 import { BuiltinToolError } from './tool-error';
 
@@ -18,16 +16,18 @@ export const SEARCH_DEADLINE_MS = 10_000;
 export class SearchCancelled extends Error {}
 
 /**
- * The built worker is plain JavaScript in dist (also when the CLI runs from its bundle). From
- * TypeScript sources (tests, ts-node) the entry is bundled once per process with esbuild, a
- * development dependency: registering ts-node in every worker cost about 800 ms per search.
+ * The built worker is plain JavaScript next to this module: dist/runtime/tools/builtins, or, when
+ * the CLI runs from its bundle (where every module's `__dirname` is the bundle's directory), the
+ * copy the bundle step writes next to the bundle (scripts/bundle-cli.ts). The runtime finds it from
+ * its own location because it imports nothing outside itself. From TypeScript sources (tests,
+ * ts-node) the entry is bundled once per process with esbuild, a development dependency:
+ * registering ts-node in every worker cost about 800 ms per search.
  */
 let workerSource: string | undefined;
 
 function workerBootstrap(): string {
   if (workerSource !== undefined) return workerSource;
-  const directory = path.join(CODE_DIR, 'runtime', 'tools', 'builtins');
-  const built = path.join(directory, 'search-worker.js');
+  const built = path.join(__dirname, 'search-worker.js');
   if (existsSync(built)) {
     workerSource = `require(${JSON.stringify(built)});\n`;
   } else {
@@ -35,7 +35,7 @@ function workerBootstrap(): string {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as typeof import('esbuild');
     const output = esbuild.buildSync({
-      entryPoints: [path.join(directory, 'search-worker.ts')],
+      entryPoints: [path.join(__dirname, 'search-worker.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

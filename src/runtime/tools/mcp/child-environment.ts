@@ -1,7 +1,7 @@
 /**
  * The environment of a stdio MCP server (docs/spec/mcp.md §2): the SDK's default variables plus LANG and
  * TMPDIR and the server's own `env` — never the App Server's full environment, so API keys from
- * the settings stay out of MCP children.
+ * the settings stay out of MCP children, and nothing of our own either (no process-tree marker).
  */
 const EXTRA_INHERITED = ['LOGNAME', 'USER', 'LANG', 'TMPDIR'];
 

@@ -3,7 +3,8 @@
  * expanded in `env` values, `headers` values and `args` from the process environment. Errors
  * carry the cause only; the CLI prefixes `--mcp-config: `.
  */
-import type { McpServerConfig } from './server-config';
+import { setOwnProperty } from '../../own-property';
+import type { McpApproval, McpServerConfig } from './server-config';
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -42,6 +43,36 @@ function expandServer(server: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   return expanded;
 }
 
+const APPROVALS: readonly McpApproval[] = ['default', 'always', 'never'];
+
+const isString = (value: unknown): boolean => typeof value === 'string';
+const isPositiveNumber = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0;
+const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
+const isStringRecord = (value: unknown): boolean =>
+  isPlainObject(value) && Object.values(value).every(isString);
+
+/**
+ * The optional members of §1 and what each must be. A member that is present with any other value
+ * makes the file invalid (exit 2), the same as a missing `command`: the server would otherwise run
+ * with a default the user did not ask for (`"approval": "sometimes"` silently meaning `default`).
+ */
+const OPTIONAL_MEMBERS: ReadonlyArray<[string, (value: unknown) => boolean, string]> = [
+  [
+    'approval',
+    (value) => APPROVALS.some((approval) => approval === value),
+    'must be "default", "always" or "never"',
+  ],
+  ['startupTimeoutSec', isPositiveNumber, 'must be a positive number'],
+  ['toolTimeoutSec', isPositiveNumber, 'must be a positive number'],
+  ['enabledTools', isStringArray, 'must be an array of strings'],
+  ['disabledTools', isStringArray, 'must be an array of strings'],
+  ['args', isStringArray, 'must be an array of strings'],
+  ['cwd', isString, 'must be a string'],
+  ['env', isStringRecord, 'must be an object of strings'],
+  ['headers', isStringRecord, 'must be an object of strings'],
+];
+
 function checkServer(name: string, server: unknown): void {
   if (!SERVER_NAME.test(name)) throw new McpConfigError(`invalid server name ${JSON.stringify(name)}`);
   if (!isPlainObject(server)) throw new McpConfigError(`mcpServers.${name} must be an object`);
@@ -51,6 +82,11 @@ function checkServer(name: string, server: unknown): void {
     throw new McpConfigError(`mcpServers.${name}.type must be "stdio" or "http"`);
   } else if (typeof server.command !== 'string' || server.command === '') {
     throw new McpConfigError(`mcpServers.${name}.command must be a non-empty string`);
+  }
+  for (const [member, valid, requirement] of OPTIONAL_MEMBERS) {
+    if (server[member] !== undefined && !valid(server[member])) {
+      throw new McpConfigError(`mcpServers.${name}.${member} ${requirement}`);
+    }
   }
 }
 
@@ -68,7 +104,8 @@ export function parseMcpConfig(text: string, env: NodeJS.ProcessEnv): Record<str
   const servers: Record<string, McpServerConfig> = {};
   for (const [name, server] of Object.entries(document.mcpServers)) {
     checkServer(name, server);
-    servers[name] = expandServer(server as Record<string, unknown>, env) as unknown as McpServerConfig;
+    // Defined, not assigned: a server named `__proto__` (the name rule allows it) stays a server.
+    setOwnProperty(servers, name, expandServer(server as Record<string, unknown>, env));
   }
   return servers;
 }

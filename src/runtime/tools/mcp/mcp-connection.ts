@@ -3,11 +3,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadMcpSdk, type McpSdk } from './mcp-sdk';
 import type { McpCallResult } from './call-result';
+import type { TraceCarrier } from '../../telemetry/telemetry';
 import { mcpChildEnvironment } from './child-environment';
 import {
+  addCommandRoot,
   killCommandTree,
-  newProcessMarker,
-  PROCESS_MARKER_VARIABLE,
+  recordCommandTree,
   trackCommand,
   type TrackedCommand,
 } from '../builtins/process-tree';
@@ -29,11 +30,12 @@ const CLIENT_INFO = { name: 'vv-agent-app-server', version: '1.1.0' };
 
 /**
  * A stdio server's process tree (docs/spec/mcp.md §2 "no MCP child or grandchild outlives the server"): the
- * SDK ends only its direct child, so the child carries a marker variable that every descendant
- * inherits, and closing kills whatever still carries it (the bash tool's mechanism).
+ * SDK ends only its direct child, so closing kills the rest of its tree. No marker variable marks it:
+ * the child's environment is exactly the one §2 lists. The tree is the child (known from its spawn)
+ * and what it started, recorded before the child is asked to exit.
  */
 function stdioTree(): TrackedCommand {
-  return { pgid: undefined, marker: newProcessMarker() };
+  return { pgid: undefined };
 }
 
 function transportFor(
@@ -47,13 +49,17 @@ function transportFor(
       requestInit: { headers: config.headers ?? {} },
     });
   }
-  const transport = new sdk.StdioClientTransport({
+  /** The SDK's transport, telling the tree its child's pid as soon as the child is spawned. */
+  class TrackedStdioTransport extends sdk.StdioClientTransport {
+    override async start(): Promise<void> {
+      await super.start();
+      if (tree && this.pid !== null) addCommandRoot(tree, this.pid);
+    }
+  }
+  const transport = new TrackedStdioTransport({
     command: config.command,
     args: config.args ?? [],
-    env: {
-      ...mcpChildEnvironment(sdk.getDefaultEnvironment(), config.env),
-      ...(tree ? { [PROCESS_MARKER_VARIABLE]: tree.marker } : {}),
-    },
+    env: mcpChildEnvironment(sdk.getDefaultEnvironment(), config.env),
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
     stderr: 'pipe',
   });
@@ -107,6 +113,7 @@ export class McpConnection {
       connection.watch();
       return connection;
     } catch (error) {
+      if (tree) await recordCommandTree(tree);
       await client.close().catch(() => undefined);
       if (tree) await killCommandTree(tree);
       untrack();
@@ -146,10 +153,22 @@ export class McpConnection {
     }
   }
 
-  /** `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  /**
+   * `tools/call` bounded by `toolTimeoutSec`; the SDK sends `notifications/cancelled` on abort. The
+   * call's trace context travels in `params._meta` (docs/spec/observability.md §2, the MCP convention).
+   */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    traceContext?: TraceCarrier,
+  ): Promise<McpCallResult> {
     const timeout = (this.config.toolTimeoutSec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000;
-    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+    const params =
+      traceContext === undefined
+        ? { name: tool, arguments: args }
+        : { name: tool, arguments: args, _meta: { ...traceContext } };
+    const result = await this.client.callTool(params, undefined, {
       signal,
       timeout,
       maxTotalTimeout: timeout,
@@ -159,6 +178,8 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    // Before the child exits: what it started is reparented then, and no longer found below it.
+    if (this.tree) await recordCommandTree(this.tree);
     await this.client.close().catch(() => undefined);
     if (this.tree) await killCommandTree(this.tree);
     this.untrack();

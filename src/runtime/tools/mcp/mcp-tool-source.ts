@@ -9,6 +9,7 @@ import { McpConnection, type McpToolInfo } from './mcp-connection';
 import { toolEnabled, type McpServerConfig } from './server-config';
 import type { ApprovalPolicy } from '../../approvals/types';
 import type { ToolDefinition, ToolOutput } from '../types';
+import type { TraceCarrier } from '../../telemetry/telemetry';
 
 export type McpServerStatus = 'notStarted' | 'starting' | 'ready' | 'failed';
 
@@ -90,7 +91,12 @@ export class McpServerHandle {
   }
 
   /** One MCP tool call mapped to a tool output (§3). */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    traceContext?: TraceCarrier,
+  ): Promise<ToolOutput> {
     const connection = this.connection;
     if (!connection?.alive) {
       return {
@@ -100,7 +106,7 @@ export class McpServerHandle {
       };
     }
     try {
-      return callResultOutput(await connection.call(tool, args, signal));
+      return callResultOutput(await connection.call(tool, args, signal, traceContext));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (signal.aborted) throw error;
@@ -143,7 +149,7 @@ export function mcpToolDefinitions(
           ? { approvalOverride: handle.config.approval }
           : {}),
         metadata: { [MCP_TOOL_METADATA_KEY]: payload },
-        handler: (ctx, args) => handle.call(tool.name, args, ctx.signal),
+        handler: (ctx, args) => handle.call(tool.name, args, ctx.signal, ctx.traceContext),
       };
     });
   });

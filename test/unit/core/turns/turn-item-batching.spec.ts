@@ -5,6 +5,7 @@
  */
 import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import type { ItemVersion } from '../../../../src/core/store/records';
+import { THREAD_EVENT_BUS, type ThreadEventBus } from '../../../../src/core/events/thread-event-bus';
 import { finish } from '../../../../src/runtime/model/scripted-model';
 import { gatedStep, LiveAppServer, runTurn, text, type WireMessage } from '../../support/live-app-server';
 
@@ -88,9 +89,10 @@ describe('batched item persistence', () => {
   });
 
   it("writes a message's item/started in the commit of the events before its first delta", async () => {
-    // turn/start's begin-turn write returns only once the run reached its second model call, so
-    // the run has journaled its start, the first message's deltas and its tool call before
-    // forwarding (which starts after that write) takes its first batch.
+    // turn/started goes out only once the run reached its second model call, so the run has
+    // journaled its start, the first message's deltas and its tool call before forwarding (which
+    // starts after that broadcast) takes its first batch. (The run starts after the begin-turn
+    // write, so holding that write would hold the run too.)
     const second = gatedStep(finish('done'));
     live = await LiveAppServer.start({
       steps: [
@@ -110,12 +112,14 @@ describe('batched item persistence', () => {
     const { upsert, upsertMany } = store.items;
     store.items.upsert = (version) => upsert.call(store.items, version).then(record([version]));
     store.items.upsertMany = (versions) => upsertMany.call(store.items, versions).then(record(versions));
-    const beginTurn = store.beginTurn.bind(store);
-    store.beginTurn = async (turn) => {
-      const begun = await beginTurn(turn);
-      await second.gate.reached;
-      second.gate.open();
-      return begun;
+    const events = live.server.app.get<ThreadEventBus>(THREAD_EVENT_BUS);
+    const broadcast = events.broadcast.bind(events);
+    events.broadcast = async (threadId, name, params, detail) => {
+      if (name === 'turn/started') {
+        await second.gate.reached;
+        second.gate.open();
+      }
+      return broadcast(threadId, name, params, detail);
     };
 
     const { from, completed } = await runTurn(client, threadId, text('look around'));

@@ -3,6 +3,7 @@
  * §3.9, §7.5, §8.3–§8.10): notification order, streamed deltas, item identity, replay equality,
  * conversation memory, and the errors of turn/start.
  */
+import { hostname } from 'node:os';
 import { TypeOrmAppServerStore } from '../../../../src/persistence/typeorm/app-server-store';
 import type { AppServerHost } from '../../../../src/core/host/app-server-host';
 import { DefaultAppServerHost } from '../../../../src/core/host/default-app-server-host';
@@ -11,7 +12,7 @@ import type { Agent } from '../../../../src/runtime/agent';
 import type { RunEvent } from '../../../../src/runtime/events/types';
 import { finish, ScriptedModelProvider } from '../../../../src/runtime/model/scripted-model';
 import type { RunConfig, RunHandle } from '../../../../src/runtime/run-config';
-import { Runner } from '../../../../src/runtime/runner';
+import { Runner, type RunStartOptions } from '../../../../src/runtime/runner';
 import { processStartToken } from '../../../../src/persistence/sqlite';
 import {
   CHUNK,
@@ -25,8 +26,8 @@ import {
 
 /** A runner whose event stream throws after the first few events (the run itself goes on). */
 class BrokenStreamRunner extends Runner {
-  override start(agent: Agent, input: string, config?: RunConfig): RunHandle {
-    const handle = super.start(agent, input, config);
+  override start(agent: Agent, input: string, config?: RunConfig, options?: RunStartOptions): RunHandle {
+    const handle = super.start(agent, input, config, options);
     return {
       runId: handle.runId,
       traceId: handle.traceId,
@@ -339,8 +340,8 @@ describe('turn lifecycle', () => {
     expect(completed.params).toMatchObject({ status: 'completed' });
   });
 
-  it('cancels the run and answers -32603 when the turn cannot be persisted; no turn remains', async () => {
-    live = await LiveAppServer.start({ steps: [{ content: 'slow', delay_ms: 20_000 }, finish('later')] });
+  it('answers -32603 when the turn cannot be persisted, without starting its run: no turn remains, no model call', async () => {
+    live = await LiveAppServer.start({ steps: [finish('later')] });
     const client = await live.connect();
     const threadId = await live.startThread(client);
     const store = live.server.app.get(TypeOrmAppServerStore);
@@ -356,7 +357,9 @@ describe('turn lifecycle', () => {
     });
     expect(read.turns).toEqual([]);
     expect(read.thread.status).toBe('idle');
-    // The cancelled run consumed the slow step; the thread is free for the next turn.
+    // The turn is persisted before its run starts: the refused one never called the model (before:
+    // its run started, and was cancelled, after the model had the request), so the next turn gets
+    // the first scripted reply. And the thread is free for it.
     const { completed } = await runTurn(client, threadId, text('again'));
     expect(completed.params).toMatchObject({ status: 'completed', finalOutput: 'later' });
   });
@@ -438,8 +441,12 @@ describe('turn lifecycle', () => {
     await gated.gate.reached;
     // What a survivor's recovery writes (docs/spec/postgres.md §2): the turn ended, the thread free.
     const store = live.server.app.get(TypeOrmAppServerStore);
-    const token = processStartToken(process.pid) as string;
-    expect(await store.recoverTurnsOwnedBy(token, 'server instance lost', Date.now())).toHaveLength(1);
+    const owner = {
+      ownerHost: hostname(),
+      ownerPid: process.pid,
+      ownerToken: processStartToken(process.pid),
+    };
+    expect(await store.recoverTurnsOwnedBy(owner, 'server instance lost', Date.now())).toHaveLength(1);
     gated.gate.open();
     await new Promise((resolve) => setTimeout(resolve, 300));
 

@@ -4,6 +4,7 @@
  * database for stores that share nothing but the database.
  */
 import { openPostgresStore, parsePostgresStoreUrl, redactSecret } from '../../../../src/persistence/postgres';
+import type { ClusterMessage } from '../../../../src/persistence/postgres/cluster/cluster-channel';
 import { ThreadHasActiveTurnError } from '../../../../src/core/store/turn-conflict';
 import { TEST_POSTGRES_PASSWORD } from '../../../support/postgres-cluster';
 import {
@@ -78,6 +79,7 @@ describe('PostgreSQL store on a real server', () => {
       expect(await stores[0].query('SELECT name FROM migrations ORDER BY id')).toEqual([
         { name: 'PostgresSchema1790000000000' },
         { name: 'Instances1790000000100' },
+        { name: 'InstanceOwnerToken1790000000200' },
         { name: 'SandboxModes1790000000700' },
       ]);
       expect(
@@ -92,6 +94,26 @@ describe('PostgreSQL store on a real server', () => {
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
+  });
+
+  it('instances whose processes share a start token (spawned in one clock tick) are distinct cluster members', async () => {
+    const url = await fresh();
+    // Two stores in one process have the same process start token, as two processes spawned in
+    // the same 10 ms clock tick do. Before: one instance id for both, so a message from one was
+    // dropped by the other as its own, and both kept one heartbeat row fresh.
+    const stores = await Promise.all([1, 2].map(() => openPostgresStore(url)));
+    const failures: unknown[] = [];
+    try {
+      const [a, b] = await Promise.all(stores.map((store) => store.cluster((error) => failures.push(error))));
+      expect(a.instanceId).not.toBe(b.instanceId);
+      expect(await stores[0].query('SELECT count(*)::int AS n FROM instances')).toEqual([{ n: 2 }]);
+      const received = new Promise<ClusterMessage>((resolve) => b.channel.onMessage(resolve));
+      await a.channel.send({ kind: 'probe' });
+      await expect(received).resolves.toMatchObject({ kind: 'probe', from: a.instanceId });
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+    expect(failures).toEqual([]);
   });
 
   it('lets exactly one of 20 concurrent beginTurn calls from separate instances win (§8.2)', async () => {

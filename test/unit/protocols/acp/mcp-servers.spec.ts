@@ -21,6 +21,13 @@ describe('session/new mcpServers → the thread MCP servers (docs/spec/acp.md §
     expect(threadMcpServers([])).toEqual({ servers: {} });
   });
 
+  it('keeps a server named __proto__ as a server', () => {
+    const result = threadMcpServers([{ name: '__proto__', command: 'x', args: [], env: [] }]);
+    const servers = (result as { servers: Record<string, unknown> }).servers;
+    expect(Object.keys(servers)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(servers)).toBe(Object.prototype);
+  });
+
   it.each<[Parameters<typeof threadMcpServers>[0], string]>([
     [
       [{ type: 'sse', name: 'old', url: 'http://x', headers: [] }],

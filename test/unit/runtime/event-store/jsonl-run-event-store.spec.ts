@@ -1,7 +1,7 @@
 import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JsonlRunEventStore } from '../../../../src/runtime/event-store/jsonl-run-event-store';
-import { EventStoreError, type RunEventStore } from '../../../../src/runtime/event-store/types';
+import { EventStoreError, type RunEventStore } from '../../../../src/runtime/events/run-event-store';
 import type { RunEvent } from '../../../../src/runtime/events/types';
 import { finish } from '../../../../src/runtime/model/scripted-model';
 import { Runner } from '../../../../src/runtime/runner';

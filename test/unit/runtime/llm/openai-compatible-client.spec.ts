@@ -831,6 +831,77 @@ describe('OpenAiCompatibleClient against a real HTTP server', () => {
       expect(response.content).toBe('01234567');
       expect(server.requests).toHaveLength(1);
     });
+
+    // §14.4 v1.2 (issue #45 item 10): comments and blank lines are not delivery.
+    type Step = { chunk: object } | { delayMs: number } | { raw: string };
+    /** `count` keep-alives `everyMs` apart: 20 s of them, longer than any test waits. */
+    function keepAlives(count: number, everyMs: number, text: string): Step[] {
+      const steps: Step[] = [];
+      for (let index = 0; index < count; index += 1) steps.push({ delayMs: everyMs }, { raw: text });
+      return steps;
+    }
+
+    it.each([
+      ['`: keep-alive` comments', ': keep-alive\n\n'],
+      ['provider status comments', ': OPENROUTER PROCESSING\n'],
+      ['blank lines', '\n'],
+      ['CRLF blank lines', '\r\n'],
+    ])(
+      'a 200 stream of %s alone expires after the timeout like silence, and is retried',
+      async (_name, keepAlive) => {
+        server.setFallback({
+          type: 'stream',
+          steps: [{ chunk: chunks.role() }, ...keepAlives(400, 50, keepAlive)],
+          done: false,
+          end: 'hang',
+        });
+        const started = Date.now();
+        const error = await withinMs(
+          rejection(
+            complete(
+              request({ settings: { timeout_seconds: 0.3, retry: { max_attempts: 2, backoff_seconds: 0 } } }),
+            ),
+          ),
+          4000,
+          'the keep-alive stream to time out',
+        );
+        expect(error.message).toBe(
+          'llm request failed: all endpoint targets failed: primary: request timed out after 0.300 seconds (attempt 2)',
+        );
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(server.requests).toHaveLength(2);
+      },
+    );
+
+    it('data with keep-alives between them, and one event sent in slow pieces, is never cut off', async () => {
+      // Timeout 1 s; every gap between two chunks carrying data is at most 600 ms (wide margins: the
+      // machine running the tests may be busy).
+      const steps: Step[] = [{ chunk: chunks.role() }];
+      for (let index = 0; index < 4; index += 1)
+        steps.push(
+          { delayMs: 300 },
+          { raw: ': keep-alive\n\n' },
+          { delayMs: 300 },
+          { chunk: chunks.content(`${index}`) },
+        );
+      // One event in four writes 450 ms apart: the whole event takes 1.35 s, longer than the timeout,
+      // yet each piece of its data line is delivery (a keep-alive between two pieces is not needed).
+      const event = `data: ${JSON.stringify(chunks.content('!'))}\n\n`;
+      steps.push(
+        { raw: event.slice(0, 10) },
+        { delayMs: 450 },
+        { raw: event.slice(10, 20) },
+        { delayMs: 450 },
+      );
+      steps.push({ raw: event.slice(20, 30) }, { delayMs: 450 }, { raw: event.slice(30) });
+      steps.push({ chunk: chunks.finish('stop') });
+      server.enqueue({ type: 'stream', steps });
+      const response = await complete(
+        request({ settings: { timeout_seconds: 1, retry: { max_attempts: 1 } } }),
+      );
+      expect(response.content).toBe('0123!');
+      expect(server.requests).toHaveLength(1);
+    }, 15_000);
   });
 
   const describeRealStreams = existsSync(REAL_STREAMS) ? describe : describe.skip;

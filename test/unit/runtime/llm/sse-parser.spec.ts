@@ -115,4 +115,36 @@ describe('SseParser', () => {
     expect(parser.end()).toEqual([]);
     expect(parser.done).toBe(true);
   });
+
+  // docs/spec/runtime.md §14.4 v1.2: what holds off the transport's idle timeout.
+  it.each([
+    [': keep-alive\n\n', false],
+    ['\n', false],
+    ['\r\n\r\n', false],
+    [': OPENROUTER PROCESSING\n: ping', false],
+    ['data: {"a":1}\n\n', true],
+    ['data: {"a":', true],
+    [': ping\n\ndata', true],
+    ['event: x\n', true],
+  ])('a chunk %j carries data: %s', (text, carried) => {
+    const parser = new SseParser();
+    parser.push(Buffer.from(text));
+    expect(parser.carriedData).toBe(carried);
+  });
+
+  it('the rest of a data line and the rest of a comment are judged by how the line began', () => {
+    const parser = new SseParser();
+    parser.push(Buffer.from('data: {"a"'));
+    parser.push(Buffer.from(':1}'));
+    expect(parser.carriedData).toBe(true);
+    // The terminator completes the data line: still delivery.
+    expect(parser.push(Buffer.from('\n\n'))).toEqual(['{"a":1}']);
+    expect(parser.carriedData).toBe(true);
+    parser.push(Buffer.from(': keep'));
+    expect(parser.carriedData).toBe(false);
+    parser.push(Buffer.from('-alive'));
+    expect(parser.carriedData).toBe(false);
+    parser.push(Buffer.from('\n\n'));
+    expect(parser.carriedData).toBe(false);
+  });
 });

@@ -4,6 +4,8 @@ import type {
   SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import {
+  ACP_PAUSE_AT,
+  ACP_RESUME_AT,
   AcpSessionConnection,
   type AcpClientPort,
 } from '../../../../../src/protocols/acp/delivery/acp-session-connection';
@@ -115,5 +117,66 @@ describe('AcpSessionConnection', () => {
     await expect(prompt).rejects.toThrow('connection closed');
     expect(await question).toEqual({ kind: 'closed' });
     expect(await connection.askPermission(APPROVAL)).toEqual({ kind: 'closed' });
+  });
+
+  describe('pacing (docs/spec/protocol.md §1.8, issue 45 item 13)', () => {
+    /** A client that does not read: each write settles only when the test lets it. */
+    class StalledPort extends RecordingPort {
+      readonly pending: Array<() => void> = [];
+
+      override sessionUpdate(sessionId: string, update: SessionUpdate): Promise<void> {
+        this.written.push({ sessionId, update });
+        return new Promise((resolve) => this.pending.push(resolve));
+      }
+
+      /** Lets the client read `count` messages, one write at a time (the connection chains them). */
+      async read(count: number): Promise<void> {
+        for (let n = 0; n < count; n += 1) {
+          while (this.pending.length === 0) await new Promise((resolve) => setImmediate(resolve));
+          this.pending.shift()?.();
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+
+    const settledNow = async (promise: Promise<void>): Promise<boolean> => {
+      let settled = false;
+      void promise.then(() => (settled = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      return settled;
+    };
+
+    it('caughtUp waits once ACP_PAUSE_AT messages are unwritten and settles at ACP_RESUME_AT', async () => {
+      const port = new StalledPort();
+      const connection = new AcpSessionConnection('acp-1', port);
+      connection.openSession('t', '/w');
+      for (let n = 0; n < ACP_PAUSE_AT - 1; n += 1)
+        connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+      expect(connection.backlog).toBe(ACP_PAUSE_AT - 1);
+      expect(await settledNow(connection.caughtUp())).toBe(true);
+
+      connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+      const caughtUp = connection.caughtUp();
+      expect(connection.caughtUp()).toBe(caughtUp);
+      await port.read(ACP_PAUSE_AT - ACP_RESUME_AT - 1);
+      expect(connection.backlog).toBe(ACP_RESUME_AT + 1);
+      expect(await settledNow(caughtUp)).toBe(false);
+      await port.read(1);
+      expect(connection.backlog).toBe(ACP_RESUME_AT);
+      expect(await settledNow(caughtUp)).toBe(true);
+    });
+
+    it('a closed connection never holds a turn back', async () => {
+      const port = new StalledPort();
+      const connection = new AcpSessionConnection('acp-1', port);
+      connection.openSession('t', '/w');
+      for (let n = 0; n < ACP_PAUSE_AT; n += 1)
+        connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+      const caughtUp = connection.caughtUp();
+      expect(await settledNow(caughtUp)).toBe(false);
+      connection.close();
+      expect(await settledNow(caughtUp)).toBe(true);
+      expect(await settledNow(connection.caughtUp())).toBe(true);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../src/nest/app-server-options';
+import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../../../../src/nest/app-server-options';
 import {
   AppServerStore,
   TypeOrmAppServerStore,
@@ -8,9 +8,9 @@ import {
   ItemRepository,
   ThreadRepository,
   TurnRepository,
-} from '../../../src/persistence/sqlite';
-import { PersistenceModule } from '../../../src/nest/modules/persistence.module';
-import { makeTempDir, type TempDir } from '../persistence/store-test-support';
+} from '../../../../src/persistence/sqlite';
+import { PersistenceModule } from '../../../../src/nest/modules/persistence.module';
+import { makeTempDir, type TempDir } from '../../persistence/store-test-support';
 
 function optionsModule(storePath: string) {
   @Global()

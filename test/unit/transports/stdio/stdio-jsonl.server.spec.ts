@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
-import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
-import { ConnectionRegistry } from '../../rpc/connection-registry';
-import type { RpcContext, RpcHandler } from '../../protocols/app-server-v1/rpc-context';
-import { StdioJsonlServer, type ProtocolStdout } from './stdio-jsonl.server';
+import { AppServerCore } from '../../../../src/protocols/app-server-v1/app-server-core';
+import { ConnectionRegistry } from '../../../../src/rpc/connection-registry';
+import type { RpcContext, RpcHandler } from '../../../../src/protocols/app-server-v1/rpc-context';
+import { StdioJsonlServer, type ProtocolStdout } from '../../../../src/transports/stdio/stdio-jsonl.server';
 
 class FakeStdout extends EventEmitter implements ProtocolStdout {
   readonly chunks: string[] = [];

@@ -1,4 +1,4 @@
-import { normalizeToolMetadata } from '../../../../src/runtime/tools/tool-metadata';
+import { normalizeToolMetadata } from '../../../../src/runtime/tool-metadata/tool-metadata';
 
 const DEFAULTS = {
   side_effect: 'unknown',

@@ -1,13 +1,16 @@
-/** The approval step of one tool call (docs/spec/runtime.md §8.5; pipeline step 7 of §9.6). */
+/**
+ * The approval step of one tool call (docs/spec/runtime.md §8.5; pipeline step 7 of §9.6): the tool
+ * pipeline asks approvals (policy, broker, provider) and turns the answer into a tool result.
+ */
 import { newId } from '../ids';
-import type { RegisteredTool } from '../tools/tool-registry';
-import type { DecodedToolCall } from '../tools/tool-call-decoder';
-import { failureResult, OPERATION_CANCELLED } from '../tools/tool-result';
-import type { ToolRunScope } from '../tools/tool-run-scope';
-import type { ToolContext, ToolExecutionResult } from '../tools/types';
-import { APPROVAL_TIMEOUT_REASON } from './approval-broker';
-import { requiresApproval } from './approval-policy';
-import type { ApprovalDecision, ApprovalRequest } from './types';
+import type { RegisteredTool } from './tool-registry';
+import type { DecodedToolCall } from './tool-call-decoder';
+import { failureResult, OPERATION_CANCELLED } from './tool-result';
+import type { ToolRunScope } from './tool-run-scope';
+import type { ToolContext, ToolExecutionResult } from './types';
+import { APPROVAL_TIMEOUT_REASON } from '../approvals/approval-broker';
+import { requiresApproval } from '../approvals/approval-policy';
+import type { ApprovalDecision, ApprovalRequest } from '../approvals/types';
 import { causeMessage } from '../cause-message';
 import { untilAborted } from '../until-aborted';
 import { sandboxReport } from '../sandbox/run-sandbox';
