@@ -17,6 +17,7 @@ import { runMemoryBenchmark } from './memory.bench';
 import { runPersistenceBenchmark } from './persistence.bench';
 import { runReplayBenchmark } from './replay.bench';
 import { runRequestThroughputBenchmark } from './request-throughput.bench';
+import { runSandboxBenchmark } from './sandbox.bench';
 import { runSseBenchmark } from './sse-parse.bench';
 import { runStreamingBenchmark } from './streaming.bench';
 import { runTracingBenchmark } from './tracing.bench';
@@ -55,6 +56,7 @@ const BENCHMARKS: ReadonlyArray<readonly [string, () => Promise<FigureGroup>]> =
   ['firstToken', runFirstTokenBenchmark],
   ['websocket', runWebSocketBenchmark],
   ['concurrentTurns', runConcurrentTurnsBenchmark],
+  ['sandbox', runSandboxBenchmark],
 ];
 
 async function main(): Promise<number> {

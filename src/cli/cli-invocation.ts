@@ -1,5 +1,6 @@
 /** What the command line asked for, after parsing (docs/spec/protocol.md §12). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
+import type { SandboxMode } from '../runtime/sandbox/sandbox-mode';
 import type { WebSocketListenAddress } from '../transports/websocket/listen-address';
 import type { NativeHostRequest } from './native-host/native-host-request';
 import type { ObservabilityOptions } from './observability-options';
@@ -14,6 +15,16 @@ export interface WebSocketListenOptions {
   allowedOrigins: string[];
   /** `--inspector` (docs/spec/inspector.md §1): serve the page at `/inspector/`; absent when not given. */
   inspector?: true;
+}
+
+/** docs/spec/sandbox.md §1, §2: `--sandbox`, `--sandbox-network`, `--sandbox-writable-root`, `--sandbox-deny-read`. */
+export interface SandboxOptions {
+  /** The most permissive mode any turn may use; default `workspace-write`. */
+  mode: SandboxMode;
+  network: boolean;
+  /** As given, in command-line order (resolved at startup). */
+  writableRoots: string[];
+  denyRead: string[];
 }
 
 export interface ListenOptions {
@@ -38,6 +49,7 @@ export interface ListenOptions {
   nativeAllowedCallers?: readonly string[];
   /** docs/spec/observability.md §1, §4; absent = the defaults (no metrics listener, text logs at info). */
   observability?: ObservabilityOptions;
+  sandbox: SandboxOptions;
 }
 
 /** Commands with a help section of their own (`vv-agent app-server --help`). */

@@ -35,6 +35,11 @@ App Server options:
   --metrics-allow-remote           Allow a non-loopback --metrics-listen HOST
   --log-format <text|json>         stderr lines: text (default) or one JSON object per line
   --log-level <level>              debug | info | warn | error (default: warn, or $VV_AGENT_LOG_LEVEL)
+  --sandbox <mode>                 bash's OS sandbox at most: read-only | workspace-write |
+                                   danger-full-access (default: workspace-write)
+  --sandbox-network                workspace-write: bash commands keep the network
+  --sandbox-writable-root <dir>    Another directory bash may write (repeatable)
+  --sandbox-deny-read <path>       Another path bash may not read (repeatable)
   -h, --help                       Show this help
   -V, --version                    Print the version
 
@@ -43,7 +48,7 @@ native-host options (install writes a launcher and a host manifest for the curre
   --extension-id <id>              The extension allowed to connect (Chromium browsers: 32 letters a-p)
   --name <name>                    Host name: a-z, 0-9, "_" and "." (default: com.vv_agent.app_server)
   --user-data-dir <dir>            Chrome/Chromium/Edge profile folder, when not the default one
-  --settings, --backend, --model, --store, --approval-policy
+  --settings, --backend, --model, --store, --approval-policy, --sandbox
                                    The App Server options the launcher starts the host with
 
 acp (Agent Client Protocol on stdio) takes the App Server options except --listen.

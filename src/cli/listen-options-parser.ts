@@ -1,6 +1,6 @@
 /** Pure parser of the `app-server` listen options (docs/spec/protocol.md §12.2). */
 import type { ApprovalPolicy } from '../runtime/approvals/types';
-import type { ListenOptions, WebSocketListenOptions } from './cli-invocation';
+import type { ListenOptions, SandboxOptions, WebSocketListenOptions } from './cli-invocation';
 import { parseFlagArguments, type FlagValue } from './flag-arguments';
 import {
   checkMetricsListen,
@@ -12,6 +12,7 @@ import {
   type LogLevel,
   type ObservabilityOptions,
 } from './observability-options';
+import { isSandboxMode, SANDBOX_MODES } from '../runtime/sandbox/sandbox-mode';
 import {
   isLoopbackAddress,
   parseWebSocketListenAddress,
@@ -38,12 +39,19 @@ type Flag =
   | '--ws-token-file'
   | '--metrics-listen'
   | '--log-format'
-  | '--log-level';
+  | '--log-level'
+  | '--sandbox';
 
-/** Flags without a value (docs/spec/websocket.md §1, docs/spec/inspector.md §1, docs/spec/observability.md §1). */
-const SWITCHES = ['--ws-no-auth', '--inspector', '--metrics-allow-remote'];
+/**
+ * Flags without a value (docs/spec/websocket.md §1, docs/spec/inspector.md §1,
+ * docs/spec/observability.md §1, docs/spec/sandbox.md §1).
+ */
+const SWITCHES = ['--ws-no-auth', '--inspector', '--metrics-allow-remote', '--sandbox-network'];
 /** `--ws-allow-origin` may be given more than once; its values are collected in order. */
 const ALLOWED_ORIGIN = '--ws-allow-origin';
+/** docs/spec/sandbox.md §1: repeatable, their values collected in order. */
+const SANDBOX_WRITABLE_ROOT = '--sandbox-writable-root';
+const SANDBOX_DENY_READ = '--sandbox-deny-read';
 
 type Values = ReadonlyMap<string, string | number>;
 
@@ -64,6 +72,8 @@ const VALUE_RULES: Record<Flag, (raw: string) => FlagValue<string | number>> = {
     (LOG_LEVELS as readonly string[]).includes(raw)
       ? { value: raw }
       : { error: `--log-level must be one of: ${LOG_LEVELS.join(', ')}` },
+  '--sandbox': (raw) =>
+    isSandboxMode(raw) ? { value: raw } : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
   '--settings': (raw) => ({ value: raw }),
   '--backend': (raw) => ({ value: raw }),
   '--model': (raw) => ({ value: raw }),
@@ -117,14 +127,14 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
     valueFlags: Object.keys(VALUE_RULES),
     parseValue: (flag, raw) => VALUE_RULES[flag as Flag](raw),
     switches: SWITCHES,
-    repeatable: [ALLOWED_ORIGIN],
+    repeatable: [ALLOWED_ORIGIN, SANDBOX_WRITABLE_ROOT, SANDBOX_DENY_READ],
     // The launcher forwards whatever caller the browser named, none included; the caller check
     // (docs/spec/native-messaging.md §1) refuses an empty one with its own message.
     emptyAllowed: ['--native-caller'],
   });
   if ('error' in parsed) return parsed;
-  const { values, switches } = parsed;
-  const origins = parsed.repeated.get(ALLOWED_ORIGIN) ?? [];
+  const { values, switches, repeated } = parsed;
+  const origins = repeated.get(ALLOWED_ORIGIN) ?? [];
   const missing = REQUIRED_FLAGS.filter((flag) => !values.has(flag));
   if (missing.length > 0) return { error: `app-server requires ${missing.join(', ')}` };
   const listen = String(values.get('--listen'));
@@ -165,6 +175,7 @@ export function parseListenOptions(args: readonly string[]): { options: ListenOp
       ...nativeMessagingOptions(values),
       // Only when one of its flags was given, so the other commands' parsed options stay as they were.
       ...(observability !== null ? { observability } : {}),
+      sandbox: sandboxOptions(values.get('--sandbox'), switches, repeated),
     },
   };
 }
@@ -184,6 +195,20 @@ function observabilityOptions(
     logFormat:
       (values.get('--log-format') as LogFormat | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logFormat,
     logLevel: (values.get('--log-level') as LogLevel | undefined) ?? DEFAULT_OBSERVABILITY_OPTIONS.logLevel,
+  };
+}
+
+/** docs/spec/sandbox.md §1, §2: the server's most permissive mode and what it hides or opens. */
+function sandboxOptions(
+  mode: string | number | undefined,
+  switches: ReadonlySet<string>,
+  repeated: ReadonlyMap<string, string[]>,
+): SandboxOptions {
+  return {
+    mode: isSandboxMode(mode) ? mode : 'workspace-write',
+    network: switches.has('--sandbox-network'),
+    writableRoots: repeated.get(SANDBOX_WRITABLE_ROOT) ?? [],
+    denyRead: repeated.get(SANDBOX_DENY_READ) ?? [],
   };
 }
 

@@ -25,9 +25,10 @@ import type { AppModelInfo } from '../core/model/types';
 import type { ListenOptions } from './cli-invocation';
 import { isPostgresStoreUrl } from '../persistence/postgres/store-url';
 import { withSettingsChoices } from './settings-choices';
+import { CliConfigurationError } from './cli-configuration-error';
+import { openServerSandbox } from './server-sandbox';
 
-/** A configuration problem detected before stdin is read: exit code 2. */
-export class CliConfigurationError extends Error {}
+export { CliConfigurationError };
 
 export const PRODUCTION_INSTRUCTIONS =
   'You are the vv-agent App Server assistant. Complete user requests with available tools.';
@@ -115,6 +116,13 @@ export function buildProductionServerOptions(
     );
   }
   const mcpServers = options.mcpConfig === null ? {} : loadMcpConfigFile(options.mcpConfig, env);
+  const store: AppServerModuleOptions['store'] =
+    options.store !== null && isPostgresStoreUrl(options.store)
+      ? { url: options.store }
+      : { path: options.store ?? defaultStorePath(env) };
+  const storeFile = 'path' in store && store.path !== ':memory:' ? store.path : null;
+  // docs/spec/sandbox.md §3: probed once, here, before stdin is read.
+  const sandbox = openServerSandbox(options, env, storeFile);
   const provider = new FixedModelProvider(resolved, client);
   const agent = Agent.create({
     name: 'assistant',
@@ -129,10 +137,8 @@ export function buildProductionServerOptions(
     agent,
     runConfig: { maxCycles: PRODUCTION_MAX_CYCLES, noToolPolicy: 'continue' },
     models: [modelCatalogEntry(resolved, options.backend, options.model)],
-    store:
-      options.store !== null && isPostgresStoreUrl(options.store)
-        ? { url: options.store }
-        : { path: options.store ?? defaultStorePath(env) },
+    store,
+    sandbox,
     approvalPolicy: options.approvalPolicy,
     approvalTimeoutMs: Math.round(options.approvalTimeoutSeconds * 1000),
     maxMessageBytes: options.maxMessageBytes,

@@ -27,7 +27,9 @@ export type DomainErrorKind =
   /** A list cursor the store did not hand out; the message says what is wrong with it. */
   | 'InvalidCursor'
   /** A failure of the store, the host or the runner; the message is the cause's. */
-  | 'InternalError';
+  | 'InternalError'
+  /** docs/spec/sandbox.md §1: a `sandbox` param looser than the server's mode; the message names it. */
+  | 'SandboxTooLoose';
 
 export class DomainError extends Error {
   constructor(
@@ -58,6 +60,8 @@ export const DomainErrors = {
   activeTurnNotFound: (): DomainError => fixed('ActiveTurnNotFound'),
   turnIdMismatch: (): DomainError => fixed('TurnIdMismatch'),
   runtimeNotConfigured: (): DomainError => fixed('RuntimeNotConfigured'),
+  sandboxTooLoose: (serverMode: string): DomainError =>
+    new DomainError('SandboxTooLoose', `is looser than the server allows (${serverMode})`),
   /** Wraps a failure of the store, the host or the runner, keeping only its message. */
   internal: (cause: unknown): DomainError => new DomainError('InternalError', causeMessage(cause)),
 } as const;

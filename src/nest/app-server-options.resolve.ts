@@ -73,5 +73,6 @@ export function resolveAppServerOptions(options: AppServerModuleOptions): Resolv
       1,
     ),
     mcpServers: options.mcpServers ?? {},
+    sandbox: options.sandbox ?? null,
   };
 }

@@ -9,6 +9,7 @@ import type { AppModelInfo } from '../core/model/types';
 import type { McpServerConfig } from '../runtime/tools/mcp/server-config';
 import type { PostgresConnectionOptions } from '../persistence/postgres/data-source';
 import type { AppServerStoreTarget } from '../persistence/open-app-server-store';
+import type { ServerSandbox } from '../core/sandbox/server-sandbox';
 
 export interface AppServerModuleOptions {
   /** Without a runner the server has no runtime adapter: threadLifecycle false, runtime methods -32603. */
@@ -38,6 +39,11 @@ export interface AppServerModuleOptions {
   maxMessageBytes?: number;
   /** docs/spec/mcp.md §1: process-level MCP servers (`--mcp-config`), already `${VAR}`-expanded. Default none. */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * docs/spec/sandbox.md §1: the most permissive mode and the OS boundary of `bash`. Default: none
+   * (no boundary, no restriction — what an embedder had before v1.2).
+   */
+  sandbox?: ServerSandbox;
 }
 
 export type AppServerStoreOption =
@@ -58,6 +64,8 @@ export interface ResolvedAppServerOptions {
   maxQueuedRequests: number;
   maxMessageBytes: number;
   mcpServers: Record<string, McpServerConfig>;
+  /** null: no sandbox configured (an embedder's pre-v1.2 behaviour). */
+  sandbox: ServerSandbox | null;
 }
 
 export const APP_SERVER_OPTIONS = Symbol('APP_SERVER_OPTIONS');

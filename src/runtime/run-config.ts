@@ -10,6 +10,8 @@ import type { TaskTokenUsage } from './usage/types';
 import type { RunEventStore } from './events/run-event-store';
 import type { ApprovalBroker } from './approvals/approval-broker';
 import type { PromptSize } from './compaction/prompt-size-tracker';
+import type { CommandSandbox } from './sandbox/command-sandbox';
+import type { SandboxMode } from './sandbox/sandbox-mode';
 import type { RunTrace } from './telemetry/run-spans';
 
 export type NoToolPolicy = 'continue' | 'wait_user' | 'finish';
@@ -45,6 +47,13 @@ export interface RunConfig {
    * server's `tools/list_changed`) reaches the model within the run.
    */
   toolSource?: DynamicToolSource;
+  /**
+   * docs/spec/sandbox.md §1: the run's sandbox mode. Absent: `workspace-write` when a
+   * `commandSandbox` is configured, else no restriction (an embedder without a sandbox).
+   */
+  sandbox?: SandboxMode;
+  /** docs/spec/sandbox.md §3: the OS boundary `bash` runs in for a confined mode. */
+  commandSandbox?: CommandSandbox;
   eventStore?: RunEventStore;
   eventStoreFailClosed?: boolean;
   /**

@@ -20,6 +20,7 @@ import { buildRunToolSet } from './tools/run-tool-set';
 import type { ToolRunScope } from './tools/tool-run-scope';
 import { UsageLedger } from './usage/usage-ledger';
 import { causeMessage } from './cause-message';
+import { resolveRunSandbox } from './sandbox/run-sandbox';
 
 export interface RunLaunch {
   runner: RunnerDefaults;
@@ -49,6 +50,10 @@ function toolScope(
     workspace: plan.workspace,
     metadata: plan.metadata,
     sharedState: { todo_list: [] },
+    sandbox: resolveRunSandbox(
+      config.sandbox ?? defaults.sandbox,
+      config.commandSandbox ?? defaults.commandSandbox,
+    ),
     registry: plan.registry,
     visibleTools: new Set(plan.visibleTools),
     toolPolicy: plan.toolPolicy,

@@ -179,6 +179,8 @@ describe.each(storeDriversForTransport())(
           toolName: 'bash',
           preview: 'Run echo one > one.txt && echo wrote-one',
           arguments: { command: 'echo one > one.txt && echo wrote-one' },
+          // docs/spec/sandbox.md §4: the default boundary.
+          sandbox: { mode: 'workspace-write', network: false },
         };
         expect(request).toEqual({
           jsonrpc: '2.0',
@@ -204,6 +206,7 @@ describe.each(storeDriversForTransport())(
             toolName: 'bash',
             preview: 'Run echo one > one.txt && echo wrote-one',
             arguments: { command: 'echo one > one.txt && echo wrote-one' },
+            sandbox: { mode: 'workspace-write', network: false },
           },
           createdAt: expect.any(Number),
           updatedAt: expect.any(Number),
@@ -252,6 +255,7 @@ describe.each(storeDriversForTransport())(
             executionStarted: true,
             output: 'wrote-one\n',
             outputTruncated: false,
+            sandbox: { mode: 'workspace-write', network: false },
           },
         });
         expect(paramsOf(rest[4]).itemId).toBe(paramsOf(rest[2]).itemId);
@@ -499,6 +503,7 @@ describe.each(storeDriversForTransport())(
           toolName: 'bash',
           preview: 'Run rm -r build',
           arguments: { command: 'rm -r build' },
+          sandbox: { mode: 'workspace-write', network: false },
           decision: 'deny',
           reason: 'Keep the build output',
         });

@@ -19,6 +19,8 @@ const INITIALIZE_RESULT = {
     notificationOptOut: true,
     schemaExport: true,
     approvalResolve: true,
+    // docs/spec/sandbox.md §4: bwrap works on the test machine; the default mode.
+    sandbox: { available: true, maxMode: 'workspace-write' },
   },
 };
 

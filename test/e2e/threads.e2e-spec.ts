@@ -113,6 +113,8 @@ describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (s
           updatedAt: expect.any(Number),
           archivedAt: null,
           forkedFrom: null,
+          // docs/spec/sandbox.md §1: the thread's effective mode (the server's default).
+          sandbox: 'workspace-write',
         },
         turns: [],
         items: [],
@@ -439,6 +441,7 @@ describe.each(STORE_DRIVERS)(`threads over ${currentTransport()} [%s store]`, (s
           completedAt: null,
           input: textInput('go'),
           result: {},
+          sandbox: 'workspace-write',
         },
       ]);
       expect(resumed.items).toEqual(lastItemStates(live));

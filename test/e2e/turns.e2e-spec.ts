@@ -328,6 +328,7 @@ describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s 
           updatedAt: anyInt(),
           archivedAt: null,
           forkedFrom: null,
+          sandbox: 'workspace-write',
         },
         turns: [
           {
@@ -344,6 +345,7 @@ describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s 
               completionToolName: 'task_finish',
               tokenUsage: TOKEN_USAGE_14_1,
             },
+            sandbox: 'workspace-write',
           },
         ],
         items: lastItemStates(traffic),
@@ -792,6 +794,7 @@ describe.each(storeDriversForTransport())(`turns over ${currentTransport()} [%s 
           completedAt: anyInt(),
           input: textInput('First question'),
           result: { error: 'server restarted before the turn finished' },
+          sandbox: 'workspace-write',
         },
       ]);
       const liveUser = live.find((m) => m.method === 'item/completed' && paramsOf(m).type === 'userMessage');

@@ -120,16 +120,23 @@ export class E2eSandbox {
    */
   static async create(
     prefix: string,
-    options: { contextLength?: number; storeDriver?: StoreDriverName } = {},
+    options: {
+      contextLength?: number;
+      storeDriver?: StoreDriverName;
+      /** Where the temp dir is made (default the OS temp dir, which a sandboxed command sees as its private `/tmp`). */
+      parentDir?: string;
+      /** The endpoint's `api_key` in the settings file (default `sk-test`). */
+      apiKey?: string;
+    } = {},
   ): Promise<E2eSandbox> {
-    const root = mkdtempSync(join(tmpdir(), prefix));
+    const root = mkdtempSync(join(options.parentDir ?? tmpdir(), prefix));
     const model = await FakeOpenAiServer.start();
     const settingsPath = join(root, 'settings.json');
     writeFileSync(
       settingsPath,
       JSON.stringify(
         fakeSettingsDocument({
-          endpoints: [{ id: 'fake', apiBase: model.baseUrl }],
+          endpoints: [{ id: 'fake', apiBase: model.baseUrl, apiKey: options.apiKey }],
           backend: BACKEND,
           model: MODEL,
           contextLength: options.contextLength,

@@ -21,6 +21,13 @@ import { expectAttacksHeld } from './support/attack-tally';
 jest.setTimeout(90_000);
 
 const SUITE = 'tool-escapes';
+/**
+ * These attacks test the v1.1 process-tree kill (runtime.md §10.6) from the host: the pids a command
+ * prints must be host pids. Inside the OS sandbox (the default since v1.2) a command sees only its
+ * own PID namespace, so the suite runs unsandboxed, where that kill is all there is; the sandboxed
+ * case (no survivor, also of a SIGKILLed server) is test/e2e/sandbox.e2e-spec.ts.
+ */
+const UNSANDBOXED = ['--sandbox', 'danger-full-access'];
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-WORKSPACE';
 
 function toolOutputs(traffic: JsonMessage[]): string[] {
@@ -57,7 +64,7 @@ describe('tool calls cannot escape the workspace', () => {
     symlinkSync(outside, join(sandbox.workspace, 'dirlink'));
     symlinkSync(join(outside, 'secret.txt'), join(sandbox.workspace, 'filelink'));
     mkdirSync(join(sandbox.workspace, 'sub'));
-    session = sandbox.spawn({ args: ['--approval-policy', 'never'] });
+    session = sandbox.spawn({ args: ['--approval-policy', 'never', ...UNSANDBOXED] });
     await session.initialize();
   });
   afterEach(() => sandbox.dispose());
@@ -173,7 +180,7 @@ describe('tool calls cannot escape the workspace', () => {
     await session.kill();
     expect(isAlive(pid)).toBe(true); // nothing in a SIGKILLed process can stop it
 
-    const successor = sandbox.spawn({ args: ['--approval-policy', 'never'] });
+    const successor = sandbox.spawn({ args: ['--approval-policy', 'never', ...UNSANDBOXED] });
     await successor.initialize();
     const settled = Date.now() + 5_000;
     while (isAlive(pid) && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -15,6 +15,9 @@ export interface AppThread {
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
   mcpServers?: JsonObject;
+  sandbox?: SandboxMode;
 }
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";

@@ -13,6 +13,7 @@ export interface AppTurn {
   completedAt: number | null;
   input: JsonObject[];
   result: TurnResult;
+  sandbox?: SandboxMode;
 }
 
 export interface AggregateCacheUsage {
@@ -56,6 +57,8 @@ export type CompletionReason =
   | "cancelled"
   | "failed"
   | "budget_exhausted";
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
 
 export interface TokenUsage {
   schema_version: "vv-agent.token-usage.v1";

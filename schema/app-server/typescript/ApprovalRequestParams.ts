@@ -12,4 +12,12 @@ export interface ApprovalRequestParams {
   toolName: string;
   preview: string;
   arguments: JsonObject;
+  sandbox?: SandboxReport;
+}
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+
+export interface SandboxReport {
+  mode: SandboxMode;
+  network: boolean;
 }

@@ -192,6 +192,7 @@ export interface ThreadStartParams {
   cwd?: string | null;
   metadata?: JsonObject;
   mcpServers?: JsonObject;
+  sandbox?: "read-only" | "workspace-write" | "danger-full-access";
 }
 
 export interface ThreadStartRequest {
@@ -243,6 +244,7 @@ export interface TurnStartParams {
   threadId: string;
   input: JsonObject[];
   metadata?: JsonObject;
+  sandbox?: "read-only" | "workspace-write" | "danger-full-access";
 }
 
 export interface TurnStartRequest {

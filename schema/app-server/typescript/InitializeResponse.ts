@@ -16,4 +16,7 @@ export interface InitializeCapabilities {
   notificationOptOut: true;
   schemaExport: true;
   approvalResolve: true;
+  sandbox?: { available: boolean; maxMode: SandboxMode };
 }
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";

@@ -72,6 +72,7 @@ export interface AppThread {
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
   mcpServers?: JsonObject;
+  sandbox?: SandboxMode;
 }
 
 export interface AppTokenUsage {
@@ -99,6 +100,7 @@ export interface ApprovalRequestParams {
   toolName: string;
   preview: string;
   arguments: JsonObject;
+  sandbox?: SandboxReport;
 }
 
 export interface ApprovalRequestedNotification {
@@ -176,6 +178,13 @@ export interface ItemToolCallDeltaNotification {
   jsonrpc: "2.0";
   method: "item/toolCall/delta";
   params: ToolCallDeltaParams;
+}
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+
+export interface SandboxReport {
+  mode: SandboxMode;
+  network: boolean;
 }
 
 export interface ThreadArchivedNotification {

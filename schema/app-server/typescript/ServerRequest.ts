@@ -14,6 +14,7 @@ export interface ApprovalRequestParams {
   toolName: string;
   preview: string;
   arguments: JsonObject;
+  sandbox?: SandboxReport;
 }
 
 export interface ApprovalRequestServerRequest {
@@ -21,4 +22,11 @@ export interface ApprovalRequestServerRequest {
   id: string;
   method: "approval/request";
   params: ApprovalRequestParams;
+}
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+
+export interface SandboxReport {
+  mode: SandboxMode;
+  network: boolean;
 }

@@ -50,6 +50,7 @@ export interface AppThread {
   archivedAt: number | null;
   forkedFrom?: { threadId: string; turnId: string } | null;
   mcpServers?: JsonObject;
+  sandbox?: SandboxMode;
 }
 
 export interface AppTokenUsage {
@@ -76,6 +77,7 @@ export interface AppTurn {
   completedAt: number | null;
   input: JsonObject[];
   result: TurnResult;
+  sandbox?: SandboxMode;
 }
 
 export interface CacheUsage {
@@ -96,6 +98,8 @@ export type CompletionReason =
   | "cancelled"
   | "failed"
   | "budget_exhausted";
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
 
 export type ThreadStatus = "idle" | "running" | "archived" | "closed";
 

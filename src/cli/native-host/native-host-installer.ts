@@ -61,6 +61,8 @@ function hostCommand(request: NativeHostInstall, context: InstallerContext): Hos
       request.store === ':memory:' ? request.store : absolute(request.store, context),
     );
   if (request.approvalPolicy !== null) serverArgs.push('--approval-policy', request.approvalPolicy);
+  // docs/spec/sandbox.md §1: the launcher always names the mode, so the host's boundary is explicit.
+  serverArgs.push('--sandbox', request.sandbox ?? 'workspace-write');
   return { nodePath: context.nodePath, mainScript: context.mainScript, serverArgs };
 }
 

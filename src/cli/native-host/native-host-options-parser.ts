@@ -5,6 +5,7 @@
  * written.
  */
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { parseFlagArguments, type FlagValue } from '../flag-arguments';
 import { approvalPolicyValue } from '../listen-options-parser';
 import { isValidExtensionId, isValidHostName, DEFAULT_HOST_NAME } from './native-host-files';
@@ -26,6 +27,7 @@ const ACTION_FLAGS: Record<Action, { allowed: readonly string[]; required: reado
       '--model',
       '--store',
       '--approval-policy',
+      '--sandbox',
     ],
     required: ['--browser', '--extension-id', '--settings', '--backend', '--model'],
   },
@@ -46,6 +48,8 @@ const VALUE_RULES: Partial<Record<string, (raw: string) => FlagValue<string>>> =
           error: `invalid --name: ${raw} (browsers accept lower-case letters, digits, "_" and "." only, dot-separated)`,
         },
   '--approval-policy': approvalPolicyValue,
+  '--sandbox': (raw) =>
+    isSandboxMode(raw) ? { value: raw } : { error: `--sandbox must be one of: ${SANDBOX_MODES.join(', ')}` },
 };
 
 function isAction(word: string | undefined): word is Action {
@@ -96,6 +100,7 @@ export function parseNativeHostCommand(
       model: values.get('--model') as string,
       store: values.get('--store') ?? null,
       approvalPolicy: (values.get('--approval-policy') as ApprovalPolicy | undefined) ?? null,
+      sandbox: (values.get('--sandbox') as SandboxMode | undefined) ?? null,
     },
   };
 }

@@ -1,4 +1,5 @@
 /** What `vv-agent native-host …` asked for, after parsing (docs/spec/native-messaging.md §2). */
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import type { Browser } from './native-host-locations';
 
@@ -16,6 +17,8 @@ export interface NativeHostInstall {
   store: string | null;
   /** null → the server's default (`on-request`). */
   approvalPolicy: ApprovalPolicy | null;
+  /** docs/spec/sandbox.md §1: passed on as `--sandbox`; null → the server's default (`workspace-write`). */
+  sandbox: SandboxMode | null;
 }
 
 export interface NativeHostUninstall {

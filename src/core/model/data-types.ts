@@ -5,6 +5,7 @@
  * notification params; types.ts derives every TypeScript type from here.
  */
 import { COMPLETION_REASONS } from '../../runtime/events/types';
+import { SANDBOX_MODES } from '../../runtime/sandbox/sandbox-mode';
 import {
   array,
   boolean,
@@ -36,6 +37,10 @@ export const AppItemStatus = define(
   oneOfStrings(['inProgress', 'completed', 'failed', 'interrupted']),
 );
 export const ApprovalDecision = define('ApprovalDecision', oneOfStrings(APPROVAL_DECISIONS));
+/** docs/spec/sandbox.md §1. */
+export const SandboxMode = define('SandboxMode', oneOfStrings(SANDBOX_MODES));
+/** docs/spec/sandbox.md §4: where a command runs; `payload.sandbox` of bash items and approvals. */
+export const SandboxReport = define('SandboxReport', object({ mode: SandboxMode, network: boolean() }));
 export const CompletionReason = define('CompletionReason', oneOfStrings(COMPLETION_REASONS));
 
 // §5.7 tokenUsage: snake_case, every member always present, unknown counts null (never 0).
@@ -112,6 +117,8 @@ export const AppThread = define(
     forkedFrom: optional(nullable(object({ threadId: string(), turnId: string() }))),
     /** docs/spec/mcp.md §1: thread-level MCP servers, `env` / `headers` values masked as "***"; absent when none. */
     mcpServers: optional(jsonObject()),
+    /** docs/spec/sandbox.md §1: the thread's effective mode; absent on threads stored before v1.2. */
+    sandbox: optional(SandboxMode),
   }),
 );
 
@@ -148,6 +155,8 @@ export const AppTurn = define(
     completedAt: nullable(integer()),
     input: array(jsonObject()),
     result: TurnResult,
+    /** docs/spec/sandbox.md §1: the turn's effective mode; absent on turns stored before v1.2. */
+    sandbox: optional(SandboxMode),
   }),
 );
 
@@ -270,6 +279,8 @@ export const approvalRequestShape = object({
   toolName: string(),
   preview: string(),
   arguments: jsonObject(),
+  /** docs/spec/sandbox.md §4: present for `bash` — a dialog can say "runs sandboxed, no network". */
+  sandbox: optional(SandboxReport),
 });
 
 export const approvalResolutionShape = object({

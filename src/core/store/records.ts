@@ -5,6 +5,7 @@
  */
 import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { Message } from '../../runtime/messages';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import type { AppItem, AppThread, AppTurn, ThreadStatus, TurnStatus } from '../model/types';
 import type { StoredReplayWindow } from './item-replay';
 import { maskMcpServers } from '../model/mcp-secret-mask';
@@ -22,6 +23,8 @@ export interface StoredThread {
   forkedFrom: ForkOrigin | null;
   /** docs/spec/mcp.md §1: thread-level MCP servers as given to `thread/start` (unmasked); null when none. */
   mcpServers: Record<string, unknown> | null;
+  /** docs/spec/sandbox.md §1: the thread's effective mode; null for threads stored before v1.2. */
+  sandbox: SandboxMode | null;
 }
 
 /** docs/spec/history.md §2: the thread and turn a fork was copied from. */
@@ -43,6 +46,7 @@ export function toAppThread(thread: StoredThread, status: ThreadStatus): AppThre
     archivedAt: thread.archivedAt,
     forkedFrom: thread.forkedFrom,
     ...(thread.mcpServers === null ? {} : { mcpServers: maskMcpServers(thread.mcpServers) }),
+    ...(thread.sandbox === null ? {} : { sandbox: thread.sandbox }),
   };
 }
 
@@ -76,6 +80,8 @@ export interface NewThread {
   forkedFrom?: ForkOrigin;
   /** docs/spec/mcp.md §1: thread-level MCP servers, stored verbatim. */
   mcpServers?: Record<string, unknown>;
+  /** docs/spec/sandbox.md §1: the thread's effective mode. */
+  sandbox?: SandboxMode;
 }
 
 export interface ThreadListQuery {
@@ -105,6 +111,8 @@ export interface NewTurn {
   ownerHost?: string;
   /** Default: this process's start token (with the default pid only). */
   ownerToken?: string | null;
+  /** docs/spec/sandbox.md §1: the turn's effective mode. */
+  sandbox?: SandboxMode;
 }
 
 export interface TurnCompletion {

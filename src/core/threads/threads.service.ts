@@ -3,7 +3,14 @@
  * in-memory items), list with reported statuses, archive, unsubscribe. Store failures propagate and
  * answer -32603 with the cause's message; notifications are sent by the v1 handlers after the response.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
+import {
+  checkRequestedMode,
+  effectiveMode,
+  SERVER_SANDBOX,
+  type ServerSandbox,
+} from '../sandbox/server-sandbox';
 import { newItemId, newThreadId, newTurnId } from '../ids';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import { completeReplay } from '../store/item-replay';
@@ -44,6 +51,10 @@ import type { ItemVersion } from '../store/records';
 
 export const DEFAULT_AGENT_KEY = 'default';
 
+function sandboxMember(mode: SandboxMode | undefined): { sandbox?: SandboxMode } {
+  return mode === undefined ? {} : { sandbox: mode };
+}
+
 const LIVE_STATE_METHOD = 'thread/liveState';
 
 /** A running turn's live items as its instance answers `thread/liveState`. */
@@ -79,6 +90,7 @@ export class ThreadsService {
     @Inject(TurnOwnership) private readonly ownership: TurnOwnership,
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
     @Inject(REMOTE_THREAD_JOIN) private readonly join: RemoteThreadJoin | null,
+    @Optional() @Inject(SERVER_SANDBOX) private readonly sandbox: ServerSandbox | null = null,
   ) {
     remote?.answerWith((method, params, origin) =>
       method === LIVE_STATE_METHOD ? this.answerLiveState(params, origin) : undefined,
@@ -87,6 +99,7 @@ export class ThreadsService {
 
   /** Creates the thread and subscribes the requester (§3.3). */
   async start(params: ThreadStartRequest, requesterId: string): Promise<ThreadSummary> {
+    checkRequestedMode(this.sandbox, params.sandbox);
     const thread = await this.store.threads.create({
       threadId: newThreadId(),
       agentKey: params.agentKey ?? DEFAULT_AGENT_KEY,
@@ -94,6 +107,7 @@ export class ThreadsService {
       metadata: params.metadata ?? {},
       now: Date.now(),
       ...(params.mcpServers !== undefined ? { mcpServers: params.mcpServers } : {}),
+      ...sandboxMember(effectiveMode(this.sandbox, params.sandbox)),
     });
     return this.subscribeRequester(thread, requesterId);
   }

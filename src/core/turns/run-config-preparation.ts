@@ -8,6 +8,8 @@ import type { ApprovalPolicy, ApprovalProvider } from '../../runtime/approvals/t
 import type { Message } from '../../runtime/messages';
 import type { PromptSize } from '../../runtime/compaction/prompt-size-tracker';
 import type { RunConfig } from '../../runtime/run-config';
+import type { CommandSandbox } from '../../runtime/sandbox/command-sandbox';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 
 export interface RunConfigContext {
   threadId: string;
@@ -24,6 +26,11 @@ export interface RunConfigContext {
   approvalProvider: ApprovalProvider;
   /** A fresh broker for this turn; used only when the host set none. */
   approvalBroker: ApprovalBroker;
+  /**
+   * docs/spec/sandbox.md §1: the turn's effective mode (already the strictest, the host's included) and
+   * the server's boundary, used when the host brought none.
+   */
+  sandbox?: { mode: SandboxMode | undefined; boundary: CommandSandbox | null };
 }
 
 export interface PreparedRunConfig {
@@ -50,6 +57,10 @@ export function prepareRunConfig(host: RunConfig, context: RunConfigContext): Pr
     },
     initialMessages: host.initialMessages ?? structuredClone([...context.history]),
   };
+  if (context.sandbox?.mode !== undefined) config.sandbox = context.sandbox.mode;
+  else delete config.sandbox;
+  const boundary = host.commandSandbox ?? context.sandbox?.boundary ?? null;
+  if (boundary !== null) config.commandSandbox = boundary;
   // The stored figure describes the stored history only; a host's own history brings its own.
   const promptSize = host.initialMessages ? host.promptSize : (host.promptSize ?? context.promptSize);
   if (promptSize !== undefined) config.promptSize = { ...promptSize };

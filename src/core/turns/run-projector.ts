@@ -373,6 +373,8 @@ export class RunProjector {
       argumentsFromRequestedEvent(event) ??
       ({} as Record<string, unknown>);
     const preview = approvalPreview(event.tool_name, args, this.context.mcpTools?.get(event.tool_name));
+    // docs/spec/sandbox.md §4: a dialog can say "runs sandboxed, no network".
+    const sandbox = event.sandbox !== undefined ? { sandbox: { ...event.sandbox } } : {};
     const item = this.create(
       out,
       'approval',
@@ -383,6 +385,7 @@ export class RunProjector {
         toolName: event.tool_name,
         preview,
         arguments: copyJson(args),
+        ...sandbox,
       },
       eventTime(event),
     );
@@ -394,6 +397,7 @@ export class RunProjector {
       toolName: event.tool_name,
       preview,
       arguments: copyJson(args),
+      ...sandbox,
     };
     this.approvals.set(event.request_id, { itemId: item.itemId, params });
     this.notify(out, { method: 'item/started', params: item });
@@ -645,6 +649,8 @@ function completionMembers(event: RunEventOf<'tool_call_completed'>): Record<str
   if (event.duration_ms !== undefined) members.durationMs = event.duration_ms;
   if (event.output_preview !== undefined) members.output = event.output_preview;
   if (event.output_truncated !== undefined) members.outputTruncated = event.output_truncated;
+  // docs/spec/sandbox.md §4: `payload.sandbox` of a call that ran sandboxed.
+  if (event.sandbox !== undefined) members.sandbox = { ...event.sandbox };
   return members;
 }
 

@@ -4,11 +4,14 @@
  */
 import type { ApprovalPolicy } from '../../runtime/approvals/types';
 import type { Runner } from '../../runtime/runner';
+import type { ServerSandbox } from '../sandbox/server-sandbox';
 
 export interface TurnDefaults {
   readonly runner: Runner | null;
   readonly approvalPolicy: ApprovalPolicy;
   readonly approvalTimeoutMs: number;
+  /** docs/spec/sandbox.md §1: the server's most permissive mode and its boundary; null when none is configured. */
+  readonly sandbox: ServerSandbox | null;
 }
 
 export const TURN_DEFAULTS = Symbol('TURN_DEFAULTS');

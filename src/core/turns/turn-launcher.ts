@@ -29,6 +29,8 @@ import { TurnTelemetry } from './turn-telemetry';
 import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 import { RunningTurn } from './running-turn';
 import { ThreadChangeCounters } from './thread-change-counters';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
+import { checkRequestedMode, effectiveMode } from '../sandbox/server-sandbox';
 
 export interface TurnLaunch {
   thread: StoredThread;
@@ -41,6 +43,8 @@ export interface TurnLaunch {
   traceParent?: TelemetrySpan;
   /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
   kind?: TurnKind;
+  /** docs/spec/sandbox.md §1: the `turn/start` `sandbox` param (already checked against the server's). */
+  sandbox?: SandboxMode;
 }
 
 @Injectable()
@@ -53,6 +57,11 @@ export class TurnLauncher {
     @Inject(ApprovalRouter) private readonly approvals: ApprovalRouter,
     @Inject(McpServers) private readonly mcp: McpServers,
   ) {}
+
+  /** docs/spec/sandbox.md §1: step 1 (validation) — a `sandbox` param looser than the server's fails -32602. */
+  checkSandboxRequest(requested: SandboxMode | undefined): void {
+    checkRequestedMode(this.options.sandbox, requested);
+  }
 
   /** Steps 2–3: the thread as stored now; -32020 when unknown, -32021 when archived. */
   async loadStartableThread(threadId: string): Promise<StoredThread> {
@@ -81,6 +90,13 @@ export class TurnLauncher {
       ? { messages: [] }
       : await this.store.conversations.loadForRun(threadId);
     const changeCounter = await this.counters.counterFor(threadId);
+    // docs/spec/sandbox.md §1: the strictest of the server's, the thread's, the turn's and the host's mode.
+    const sandbox = effectiveMode(
+      this.options.sandbox,
+      thread.sandbox ?? undefined,
+      launch.sandbox,
+      hostConfig.sandbox,
+    );
     const { config, approvalTimeoutMs } = prepareRunConfig(hostConfig, {
       threadId,
       turnId,
@@ -90,6 +106,7 @@ export class TurnLauncher {
       defaultApprovalPolicy: this.options.approvalPolicy,
       defaultApprovalTimeoutMs: this.options.approvalTimeoutMs,
       ...this.approvals.approvalsForRun(threadId),
+      sandbox: { mode: sandbox, boundary: this.options.sandbox?.boundary ?? null },
     });
 
     // docs/spec/mcp.md §2: the run starts the turn's MCP servers before its first model call (failures only
@@ -106,7 +123,14 @@ export class TurnLauncher {
     // provider bills a request even when it is aborted at once.
     const runId = newId('run_');
     try {
-      await this.store.beginTurn({ turnId, threadId, runId, input, startedAt: Date.now() });
+      await this.store.beginTurn({
+        turnId,
+        threadId,
+        runId,
+        input,
+        startedAt: Date.now(),
+        ...(sandbox !== undefined ? { sandbox } : {}),
+      });
     } catch (error) {
       // Another server on the same store started a turn on this thread first (§8.2).
       if (error instanceof ThreadHasActiveTurnError) throw error;

@@ -2,10 +2,14 @@
  * What the turn service is asked (docs/spec/protocol.md §3.9–§3.12), independent of how a protocol validates
  * it: the v1 params DTOs implement these, so the compiler keeps them in step.
  */
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
+
 export interface TurnStartRequest {
   threadId: string;
   input: Record<string, unknown>[];
   metadata?: Record<string, unknown>;
+  /** docs/spec/sandbox.md §1: a mode no looser than the server's. */
+  sandbox?: SandboxMode;
 }
 
 /** Steering and follow-ups. */

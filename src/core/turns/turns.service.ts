@@ -155,12 +155,14 @@ export class TurnsService {
     requesterId: string,
     traceParent?: TelemetrySpan,
   ): Promise<StartedTurn> {
+    this.launcher.checkSandboxRequest(params.sandbox);
     const turn = await this.launchFor(params.threadId, requesterId, (thread) => ({
       thread,
       input: params.input,
       turnMetadata: params.metadata ?? {},
       ownerConnectionId: requesterId,
       traceParent,
+      sandbox: params.sandbox,
     }));
     return {
       response: { threadId: turn.threadId, turnId: turn.turnId, status: 'running' },

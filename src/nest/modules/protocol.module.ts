@@ -4,6 +4,7 @@
  * `Notifier`, `ConnectionRegistry` and `AppServerCore` without importing this module.
  */
 import { Global, Logger, Module } from '@nestjs/common';
+import { sandboxCapability } from '../../core/sandbox/server-sandbox';
 import { APP_SERVER_OPTIONS, type ResolvedAppServerOptions } from '../app-server-options';
 import { AppServerCore } from '../../protocols/app-server-v1/app-server-core';
 import { ConnectionRegistry } from '../../rpc/connection-registry';
@@ -31,6 +32,7 @@ import { ServerLifecycle } from '../../core/lifecycle/server-lifecycle';
             maxMessageBytes: options.maxMessageBytes,
             maxQueuedRequests: options.maxQueuedRequests,
             runtimeConfigured: options.runner !== null,
+            sandbox: sandboxCapability(options.sandbox),
           },
           connections,
           new Logger('AppServer'),

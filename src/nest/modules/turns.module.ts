@@ -47,10 +47,12 @@ export class DeclaredLostInstance {
         runner,
         approvalPolicy,
         approvalTimeoutMs,
+        sandbox,
       }: ResolvedAppServerOptions): TurnDefaults => ({
         runner,
         approvalPolicy,
         approvalTimeoutMs,
+        sandbox,
       }),
     },
     FollowUpQueue,

@@ -51,8 +51,8 @@ export async function forkThread(
     manager,
     `INSERT INTO "threads" ("thread_id", "agent_key", "cwd", "metadata_json", "created_at", "updated_at",
        "archived_at", "active_turn_id", "forked_from_thread_id", "forked_from_turn_id",
-       "mcp_servers_json")
-     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)`,
+       "mcp_servers_json", "sandbox")
+     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)`,
     [
       request.newThreadId,
       source.agentKey,
@@ -64,15 +64,17 @@ export async function forkThread(
       forkTurnId,
       // A fork keeps the source's thread-level MCP servers (docs/spec/mcp.md §1: stored with the thread).
       source.mcpServers === null ? null : JSON.stringify(source.mcpServers),
+      // ...and its sandbox mode (docs/spec/sandbox.md §1): a fork is never looser than its source.
+      source.sandbox,
     ],
   );
   for (const [oldTurnId, newTurnId] of turnIds) {
     await runSql(
       manager,
       `INSERT INTO "turns" ("turn_id", "thread_id", "run_id", "status", "started_at", "completed_at",
-         "input_json", "result_json", "owner_pid", "owner_host")
+         "input_json", "result_json", "owner_pid", "owner_host", "sandbox")
        SELECT ?, ?, "run_id", "status", "started_at", "completed_at", "input_json", "result_json",
-         "owner_pid", "owner_host" FROM "turns" WHERE "turn_id" = ?`,
+         "owner_pid", "owner_host", "sandbox" FROM "turns" WHERE "turn_id" = ?`,
       [newTurnId, request.newThreadId, oldTurnId],
     );
   }

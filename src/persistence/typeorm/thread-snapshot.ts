@@ -22,14 +22,16 @@ const SELECT_THREAD_WITH_TURNS_SQL = `
     th."metadata_json" AS "metadataJson", th."created_at" AS "createdAt", th."updated_at" AS "updatedAt",
     th."archived_at" AS "archivedAt", th."active_turn_id" AS "activeTurnId",
     th."forked_from_thread_id" AS "forkedFromThreadId", th."forked_from_turn_id" AS "forkedFromTurnId",
-    th."mcp_servers_json" AS "mcpServersJson",
+    th."mcp_servers_json" AS "mcpServersJson", th."sandbox",
     tu."turn_id" AS "turnId", tu."run_id" AS "runId", tu."status", tu."started_at" AS "startedAt",
-    tu."completed_at" AS "completedAt", tu."input_json" AS "inputJson", tu."result_json" AS "resultJson"
+    tu."completed_at" AS "completedAt", tu."input_json" AS "inputJson", tu."result_json" AS "resultJson",
+    tu."sandbox" AS "turnSandbox"
   FROM "threads" th LEFT JOIN "turns" tu ON tu."thread_id" = th."thread_id"
   WHERE th."thread_id" = ?
   ORDER BY tu."started_at", tu.rowid`;
 
-type TurnColumns = Omit<TurnFields, 'threadId'>;
+/** The turn's `sandbox` comes as `turnSandbox`: the thread row has a `sandbox` of its own. */
+type TurnColumns = Omit<TurnFields, 'threadId' | 'sandbox'> & { turnSandbox: string | null };
 type ThreadTurnRow = ThreadEntity & ({ [K in keyof TurnColumns]: null } | TurnColumns);
 
 function hasTurn(row: ThreadTurnRow): row is ThreadEntity & TurnColumns {
@@ -51,7 +53,7 @@ export async function readThreadSnapshot(
   if (threadRows.length === 0) return null;
   return {
     thread: toStoredThread(threadRows[0]),
-    turns: threadRows.filter(hasTurn).map(toAppTurn),
+    turns: threadRows.filter(hasTurn).map((row) => toAppTurn({ ...row, sandbox: row.turnSandbox })),
     items: await items,
   };
 }

@@ -1,6 +1,7 @@
 /** Threads: create, read, list (docs/spec/protocol.md §3.6), archive, active turn and `updatedAt` bookkeeping. */
 import type { EntityManager } from 'typeorm';
 import { runSql } from './sql-dialect';
+import { isSandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { ThreadEntity } from './entities';
 import type { RowReader } from './row-reader';
 import { InvalidThreadCursorError } from './store-errors';
@@ -19,7 +20,7 @@ const SELECT_THREAD_SQL = `
   SELECT "thread_id" AS "threadId", "agent_key" AS "agentKey", "cwd", "metadata_json" AS "metadataJson",
     "created_at" AS "createdAt", "updated_at" AS "updatedAt", "archived_at" AS "archivedAt",
     "active_turn_id" AS "activeTurnId", "forked_from_thread_id" AS "forkedFromThreadId",
-    "forked_from_turn_id" AS "forkedFromTurnId", "mcp_servers_json" AS "mcpServersJson"
+    "forked_from_turn_id" AS "forkedFromTurnId", "mcp_servers_json" AS "mcpServersJson", "sandbox"
   FROM "threads" WHERE "thread_id" = ?`;
 
 export class ThreadRepository {
@@ -40,6 +41,7 @@ export class ThreadRepository {
       promptTokens: null,
       promptMessagesSince: null,
       mcpServersJson: thread.mcpServers === undefined ? null : JSON.stringify(thread.mcpServers),
+      sandbox: thread.sandbox ?? null,
     };
     return this.executor.run(async (manager) => {
       await manager.getRepository(ThreadEntity).insert(row);
@@ -156,6 +158,7 @@ export function toStoredThread(row: ThreadEntity): StoredThread {
         : null,
     mcpServers:
       row.mcpServersJson == null ? null : parseJsonObject(row.mcpServersJson, 'threads.mcp_servers_json'),
+    sandbox: isSandboxMode(row.sandbox) ? row.sandbox : null,
   };
 }
 

@@ -1,4 +1,5 @@
 /** Turns: a running turn with its owner process, its completion, and a thread's turns in creation order. */
+import { isSandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import type { AppTurn, TurnStatus } from '../../core/model/types';
@@ -15,7 +16,15 @@ export type { NewTurn, TurnCompletion };
 /** The columns of a wire turn (docs/spec/protocol.md §3.5). */
 export type TurnFields = Pick<
   TurnEntity,
-  'turnId' | 'threadId' | 'runId' | 'status' | 'startedAt' | 'completedAt' | 'inputJson' | 'resultJson'
+  | 'turnId'
+  | 'threadId'
+  | 'runId'
+  | 'status'
+  | 'startedAt'
+  | 'completedAt'
+  | 'inputJson'
+  | 'resultJson'
+  | 'sandbox'
 >;
 
 /**
@@ -25,7 +34,7 @@ export type TurnFields = Pick<
 const SELECT_THREAD_TURNS_SQL = `
   SELECT "turn_id" AS "turnId", "thread_id" AS "threadId", "run_id" AS "runId", "status",
     "started_at" AS "startedAt", "completed_at" AS "completedAt", "input_json" AS "inputJson",
-    "result_json" AS "resultJson"
+    "result_json" AS "resultJson", "sandbox"
   FROM "turns" WHERE "thread_id" = ? ORDER BY "started_at", rowid`;
 
 export class TurnRepository {
@@ -72,8 +81,8 @@ export class TurnRepository {
  */
 const INSERT_RUNNING_TURN_SQL = `
   INSERT INTO "turns" ("turn_id", "thread_id", "run_id", "status", "started_at", "completed_at", "input_json",
-    "result_json", "owner_pid", "owner_host", "owner_token")
-  VALUES (?, ?, ?, 'running', ?, NULL, ?, '{}', ?, ?, ?)`;
+    "result_json", "owner_pid", "owner_host", "owner_token", "sandbox")
+  VALUES (?, ?, ?, 'running', ?, NULL, ?, '{}', ?, ?, ?, ?)`;
 
 const COMPLETE_TURN_SQL = `UPDATE "turns" SET "status" = ?, "completed_at" = ?, "result_json" = ? WHERE "turn_id" = ?`;
 
@@ -95,6 +104,7 @@ export async function insertRunningTurn(manager: EntityManager, turn: NewTurn): 
         : turn.ownerPid === undefined
           ? ownProcessToken()
           : null,
+    sandbox: turn.sandbox ?? null,
   };
   await runSql(manager, INSERT_RUNNING_TURN_SQL, [
     row.turnId,
@@ -105,6 +115,7 @@ export async function insertRunningTurn(manager: EntityManager, turn: NewTurn): 
     row.ownerPid,
     row.ownerHost,
     row.ownerToken,
+    row.sandbox,
   ]);
   return toAppTurn(row);
 }
@@ -156,5 +167,6 @@ export function toAppTurn(row: TurnFields): AppTurn {
     completedAt: row.completedAt,
     input: parseJsonObjectArray(row.inputJson, 'turns.input_json'),
     result: parseJsonObject(row.resultJson, 'turns.result_json'),
+    ...(isSandboxMode(row.sandbox) ? { sandbox: row.sandbox } : {}),
   };
 }

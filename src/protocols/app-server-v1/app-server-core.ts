@@ -14,6 +14,7 @@ import { JsonRpcErrors } from '../../rpc/rpc-error';
 import { causeMessage } from '../../runtime/cause-message';
 import { interpretLine } from '../../rpc/inbound-line';
 import type { HandlerLookup } from './rpc-context';
+import type { SandboxMode } from '../../runtime/sandbox/sandbox-mode';
 import { ServerLifecycle, type ShutdownHook } from '../../core/lifecycle/server-lifecycle';
 import { telemetry } from '../../runtime/telemetry/current-telemetry';
 
@@ -22,6 +23,8 @@ export interface AppServerCoreOptions {
   maxQueuedRequests: number;
   /** True when the server has a runner (`threadLifecycle`). */
   runtimeConfigured: boolean;
+  /** docs/spec/sandbox.md §4: the `initialize` capability; absent → not reported. */
+  sandbox?: { available: boolean; maxMode: SandboxMode };
 }
 
 export type { ShutdownReason } from '../../rpc/transport-host';
@@ -48,6 +51,10 @@ export class AppServerCore implements TransportHost {
 
   get runtimeConfigured(): boolean {
     return this.options.runtimeConfigured;
+  }
+
+  get sandboxCapability(): AppServerCoreOptions['sandbox'] {
+    return this.options.sandbox;
   }
 
   get maxMessageBytes(): number {

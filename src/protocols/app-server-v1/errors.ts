@@ -103,6 +103,8 @@ function answerDomainError(error: DomainError): RpcError {
   switch (error.kind) {
     case 'InvalidCursor':
       return RpcErrors.invalidParams([{ path: '/cursor', message: error.message }]);
+    case 'SandboxTooLoose':
+      return RpcErrors.invalidParams([{ path: '/sandbox', message: error.message }]);
     case 'InternalError':
       return RpcErrors.internal(error);
     default:

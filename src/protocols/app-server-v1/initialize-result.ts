@@ -4,7 +4,10 @@ import type { MessageTypes } from './messages';
 export type InitializeResponse = MessageTypes['InitializeResponse'];
 
 /** `threadLifecycle` is false iff the server was built without a runtime adapter. */
-export function initializeResult(runtimeConfigured: boolean): InitializeResponse {
+export function initializeResult(
+  runtimeConfigured: boolean,
+  sandbox: InitializeResponse['capabilities']['sandbox'],
+): InitializeResponse {
   return {
     userAgent: 'vv-agent-app-server',
     protocolVersion: 'v1',
@@ -14,6 +17,7 @@ export function initializeResult(runtimeConfigured: boolean): InitializeResponse
       notificationOptOut: true,
       schemaExport: true,
       approvalResolve: true,
+      ...(sandbox !== undefined ? { sandbox } : {}),
     },
   };
 }

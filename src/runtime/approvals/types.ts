@@ -1,4 +1,5 @@
 /** Approval contracts (docs/spec/runtime.md §8). */
+import type { SandboxReport } from '../sandbox/sandbox-mode';
 export type ApprovalPolicy = 'on-request' | 'untrusted' | 'never';
 export type ApprovalAction = 'allow' | 'allow_session' | 'deny' | 'timeout';
 
@@ -16,6 +17,8 @@ export interface ApprovalRequest {
   preview: string;
   /** Includes `session_id` when known. */
   metadata: Record<string, unknown>;
+  /** docs/spec/sandbox.md §4: set for sandboxed tools (`bash`). */
+  sandbox?: SandboxReport;
 }
 
 export interface ApprovalDecision {

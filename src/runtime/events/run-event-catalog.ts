@@ -106,7 +106,7 @@ export const EVENT_SHAPES: Readonly<Record<RunEventType, EventShape>> = {
       tool_name: 'string',
       message: 'string',
     },
-    optional: {},
+    optional: { sandbox: 'object' },
   },
   approval_resolved: {
     required: {
@@ -128,7 +128,12 @@ export const EVENT_SHAPES: Readonly<Record<RunEventType, EventShape>> = {
       execution_started: 'boolean',
       duration_ms: 'durationOrNull',
     },
-    optional: { tool_metadata: 'toolMetadata', output_preview: 'string', output_truncated: 'boolean' },
+    optional: {
+      tool_metadata: 'toolMetadata',
+      output_preview: 'string',
+      output_truncated: 'boolean',
+      sandbox: 'object',
+    },
   },
   diagnostic: {
     required: {

@@ -2,6 +2,7 @@
 import type { ModelCallIdentity, TokenUsage } from '../usage/types';
 import type { ToolMetadata } from '../tool-metadata/types';
 import type { Message } from '../messages';
+import type { SandboxReport } from '../sandbox/sandbox-mode';
 
 /** How a tool call ended, as `tool_call_completed` reports it and its ToolExecutionResult carries it (§9.7). */
 export type ToolStatus = 'success' | 'error' | 'wait_response' | 'running' | 'pending_compress';
@@ -106,6 +107,8 @@ export type RunEventPayload =
       tool_call_id: string;
       tool_name: string;
       message: string;
+      /** docs/spec/sandbox.md §4: where the call would run (sandboxed tools only). */
+      sandbox?: SandboxReport;
     }
   | { type: 'approval_resolved'; request_id: string; tool_call_id: string; tool_name: string; action: string }
   | {
@@ -127,6 +130,8 @@ export type RunEventPayload =
       tool_metadata?: ToolMetadata;
       output_preview?: string;
       output_truncated?: boolean;
+      /** docs/spec/sandbox.md §4: the boundary the call ran in. */
+      sandbox?: SandboxReport;
     }
   | {
       type: 'diagnostic';

@@ -13,13 +13,19 @@ import { requiresApproval } from '../approvals/approval-policy';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/types';
 import { causeMessage } from '../cause-message';
 import { untilAborted } from '../until-aborted';
+import { sandboxReport } from '../sandbox/run-sandbox';
 
 export type ApprovalVerdict =
   | { kind: 'execute' }
   /** The call ends without running; `runFailure` fails the whole run (provider error). */
   | { kind: 'rejected'; result: ToolExecutionResult; runFailure: string | null };
 
-function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: number): ApprovalRequest {
+function buildRequest(
+  scope: ToolRunScope,
+  tool: RegisteredTool,
+  call: DecodedToolCall,
+  cycleIndex: number,
+): ApprovalRequest {
   return {
     requestId: newId('approval_'),
     runId: scope.runId,
@@ -31,6 +37,10 @@ function buildRequest(scope: ToolRunScope, call: DecodedToolCall, cycleIndex: nu
     arguments: call.arguments,
     preview: `${call.name} ${JSON.stringify(call.arguments)}`,
     metadata: { ...scope.metadata },
+    // docs/spec/sandbox.md §4: a dialog can say "runs sandboxed, no network".
+    ...(tool.definition.sandboxed === true && scope.sandbox !== null
+      ? { sandbox: sandboxReport(scope.sandbox) }
+      : {}),
   };
 }
 
@@ -106,7 +116,7 @@ export async function approveToolCall(
       runFailure: null,
     };
   }
-  const request = buildRequest(scope, call, cycleIndex);
+  const request = buildRequest(scope, tool, call, cycleIndex);
   try {
     if (broker.allowsToolForSession(call.name) || !provider.shouldRequest(request))
       return { kind: 'execute' };
@@ -122,6 +132,7 @@ export async function approveToolCall(
       tool_call_id: call.id,
       tool_name: call.name,
       message: `Approval required for tool ${call.name}.`,
+      ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
     },
     { arguments: call.arguments, tool_name: call.name },
   );

@@ -39,6 +39,7 @@ async function emitCompleted(
     ...metadataField(tool?.toolMetadata ?? null),
     output_preview: preview,
     output_truncated: truncated,
+    ...(result.sandbox !== undefined ? { sandbox: result.sandbox } : {}),
   });
 }
 

@@ -2,6 +2,7 @@
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { ApprovalPolicy, ApprovalProvider } from '../approvals/types';
 import type { RunEventSink } from '../events/run-event-sink';
+import type { RunSandbox } from '../sandbox/run-sandbox';
 import type { RunSpans } from '../telemetry/run-spans';
 import type { ToolRegistry } from './tool-registry';
 import type { ToolContext, ToolPolicy } from './types';
@@ -20,6 +21,8 @@ export interface ToolRunScope {
   workspace: string;
   metadata: Record<string, unknown>;
   sharedState: Record<string, unknown>;
+  /** docs/spec/sandbox.md §1: the run's effective mode and boundary; null when none is configured. */
+  sandbox: RunSandbox | null;
   registry: ToolRegistry;
   visibleTools: ReadonlySet<string>;
   toolPolicy: ToolPolicy;
@@ -48,5 +51,6 @@ export function toolContext(
     metadata: scope.metadata,
     sharedState: scope.sharedState,
     signal,
+    ...(scope.sandbox !== null ? { sandbox: scope.sandbox } : {}),
   };
 }

@@ -1,4 +1,6 @@
 /** Tool definitions, results and typed metadata (docs/spec/runtime.md §9). */
+import type { RunSandbox } from '../sandbox/run-sandbox';
+import type { SandboxReport } from '../sandbox/sandbox-mode';
 import type { TraceCarrier } from '../telemetry/telemetry';
 import type { ToolDirective, ToolStatus } from '../events/types';
 import type { ToolMetadataInput } from '../tool-metadata/types';
@@ -44,6 +46,8 @@ export interface ToolExecutionResult {
   cursor?: ReadCursor;
   original_bytes?: number;
   visible_bytes?: number;
+  /** docs/spec/sandbox.md §4: set by a call that ran inside the OS sandbox. */
+  sandbox?: SandboxReport;
 }
 
 export type ToolOutput =
@@ -63,6 +67,8 @@ export interface ToolContext {
   sharedState: Record<string, unknown>;
   /** Aborted on run cancellation. */
   signal: AbortSignal;
+  /** docs/spec/sandbox.md §1: the run's sandbox; absent = none configured (no restriction). */
+  sandbox?: RunSandbox;
   /**
    * The W3C trace context of this call's `execute_tool` span, for a tool that calls another process
    * (MCP `_meta`, docs/spec/observability.md §2); absent when tracing is off.
@@ -93,6 +99,11 @@ export interface ToolDefinition {
    * schema from elsewhere, e.g. an MCP server's, that the runtime's validator cannot compile).
    */
   validateArguments?: boolean;
+  /**
+   * The handler runs its work inside the run's command sandbox (`bash`): its approval request
+   * carries the sandbox report (docs/spec/sandbox.md §4).
+   */
+  sandboxed?: boolean;
   handler(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput>;
 }
 

@@ -13,6 +13,7 @@ const DEFAULTS: ListenOptions = {
   approvalTimeoutSeconds: 30,
   maxMessageBytes: 16_777_216,
   mcpConfig: null,
+  sandbox: { mode: 'workspace-write', network: false, writableRoots: [], denyRead: [] },
 };
 
 function usage(message: string): CliInvocation {
@@ -45,6 +46,7 @@ describe('parseCommandLine: acp (docs/spec/acp.md §1: the app-server options, m
           approvalTimeoutSeconds: 5,
           timeoutSeconds: 12.5,
           mcpConfig: 'mcp.json',
+          sandbox: { mode: 'workspace-write', network: false, writableRoots: [], denyRead: [] },
         },
       },
     ],

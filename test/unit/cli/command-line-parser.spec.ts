@@ -71,6 +71,7 @@ describe('parseCommandLine: app-server listen options (docs/spec/protocol.md §1
         approvalTimeoutSeconds: 30,
         maxMessageBytes: 16777216,
         mcpConfig: null,
+        sandbox: { mode: 'workspace-write', network: false, writableRoots: [], denyRead: [] },
       },
     });
   });
@@ -106,6 +107,7 @@ describe('parseCommandLine: app-server listen options (docs/spec/protocol.md §1
         approvalTimeoutSeconds: 0.5,
         maxMessageBytes: 64,
         mcpConfig: 'servers.json',
+        sandbox: { mode: 'workspace-write', network: false, writableRoots: [], denyRead: [] },
       },
     });
   });

@@ -15,6 +15,7 @@ describe('resolveAppServerOptions', () => {
       maxQueuedRequests: 128,
       maxMessageBytes: 16_777_216,
       mcpServers: {},
+      sandbox: null,
     });
   });
 
@@ -41,6 +42,7 @@ describe('resolveAppServerOptions', () => {
       maxQueuedRequests: 0,
       maxMessageBytes: 64,
       mcpServers: { fs: { command: 'mcp-fs' } },
+      sandbox: null,
     });
   });
 

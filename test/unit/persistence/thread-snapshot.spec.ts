@@ -45,6 +45,7 @@ describeEachStore('TypeOrmAppServerStore.readThread', (driver) => {
         activeTurnId: null,
         forkedFrom: null,
         mcpServers: null,
+        sandbox: null,
       },
       turns: [],
       items: { versions: [] },

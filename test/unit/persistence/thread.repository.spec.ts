@@ -52,6 +52,7 @@ describeEachStore('ThreadRepository', (driver) => {
       activeTurnId: null,
       forkedFrom: null,
       mcpServers: null,
+      sandbox: null,
     };
     expect(created).toEqual(expected);
     expect(await store.threads.get('thread_a')).toEqual(expected);

@@ -44,4 +44,8 @@ export class ThreadEntity {
   /** docs/spec/mcp.md §1: the thread-level `mcpServers` (JSON, unmasked), null when none were given. */
   @Column({ name: 'mcp_servers_json', type: 'text', nullable: true })
   mcpServersJson!: string | null;
+
+  /** docs/spec/sandbox.md §1: the thread's effective sandbox mode; null on rows from before v1.2. */
+  @Column({ name: 'sandbox', type: 'text', nullable: true })
+  sandbox!: string | null;
 }

@@ -49,4 +49,8 @@ export class TurnEntity {
   /** processStartToken of the owner; null on rows from before it existed. */
   @Column({ name: 'owner_token', type: 'text', nullable: true })
   ownerToken!: string | null;
+
+  /** docs/spec/sandbox.md §1: the turn's effective sandbox mode; null on rows from before v1.2. */
+  @Column({ name: 'sandbox', type: 'text', nullable: true })
+  sandbox!: string | null;
 }

@@ -144,3 +144,7 @@ export const OptionalIntegerBetween = (min: number, max: number): Decorator => {
 /** A required string from a fixed, case-sensitive set. */
 export const RequiredOneOf = (values: readonly string[]): Decorator =>
   rule(required, IsIn([...values], { message: PARAM_TEXTS.oneOf(values) }));
+
+/** An optional string from a fixed, case-sensitive set. */
+export const OptionalOneOf = (values: readonly string[]): Decorator =>
+  rule(present, IsIn([...values], { message: PARAM_TEXTS.oneOf(values) }));

@@ -11,11 +11,13 @@ import {
   RequiredObject,
   OptionalIntegerBetween,
   OptionalObject,
+  OptionalOneOf,
   OptionalPositiveInteger,
   OptionalString,
   OptionalStringOrNull,
   RequiredString,
 } from './param-rules';
+import { SANDBOX_MODES, type SandboxMode } from '../../../runtime/sandbox/sandbox-mode';
 
 /** `thread/list` page size bounds (§3.6). */
 export const THREAD_LIST_LIMIT = { min: 1, max: 500, default: 50 } as const;
@@ -36,6 +38,10 @@ export class ThreadStartParamsDto implements ThreadStartRequest {
   /** docs/spec/mcp.md §1: thread-level MCP servers; members are checked by `mcpServersIssues`. */
   @OptionalObject()
   mcpServers?: Record<string, unknown>;
+
+  /** docs/spec/sandbox.md §1: only stricter than the server's mode (the service checks that). */
+  @OptionalOneOf(SANDBOX_MODES)
+  sandbox?: SandboxMode;
 }
 
 export class ThreadResumeParamsDto implements ThreadResumeRequest {

@@ -7,10 +7,12 @@ import type {
 import {
   OptionalBoolean,
   OptionalObject,
+  OptionalOneOf,
   OptionalString,
   RequiredObjectArray,
   RequiredString,
 } from './param-rules';
+import { SANDBOX_MODES, type SandboxMode } from '../../../runtime/sandbox/sandbox-mode';
 
 export class TurnStartParamsDto implements TurnStartRequest {
   @RequiredString()
@@ -23,6 +25,10 @@ export class TurnStartParamsDto implements TurnStartRequest {
   /** Default `{}`; overlays the thread metadata for host resolution, not persisted. */
   @OptionalObject()
   metadata?: Record<string, unknown>;
+
+  /** docs/spec/sandbox.md §1: only stricter than the server's mode (the service checks that). */
+  @OptionalOneOf(SANDBOX_MODES)
+  sandbox?: SandboxMode;
 }
 
 /** `turn/steer` and `turn/followUp`. */

@@ -29,7 +29,7 @@ export class InitializeHandlers {
     state.optOutNotificationMethods = new Set(capabilities?.optOutNotificationMethods ?? []);
     state.initialized = true;
     state.readyForNotifications = true;
-    return initializeResult(this.core.runtimeConfigured);
+    return initializeResult(this.core.runtimeConfigured, this.core.sandboxCapability);
   }
 
   /** Idempotent; the dispatcher only delivers it on an initialized connection. */

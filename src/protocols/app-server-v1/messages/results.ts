@@ -16,8 +16,18 @@ import {
   turnCompactionShape,
   turnQueuedShape,
   turnStartShape,
+  SandboxMode,
 } from '../../../core/model/data-types';
-import { array, boolean, define, literal, object, record, string } from '../../../core/model/schema-dsl';
+import {
+  array,
+  boolean,
+  define,
+  literal,
+  object,
+  optional,
+  record,
+  string,
+} from '../../../core/model/schema-dsl';
 
 export const InitializeCapabilities = define(
   'InitializeCapabilities',
@@ -28,6 +38,8 @@ export const InitializeCapabilities = define(
     notificationOptOut: literal(true),
     schemaExport: literal(true),
     approvalResolve: literal(true),
+    /** docs/spec/sandbox.md §4: whether the OS sandbox works here, and the server's `--sandbox` mode. */
+    sandbox: optional(object({ available: boolean(), maxMode: SandboxMode })),
   }),
 );
 

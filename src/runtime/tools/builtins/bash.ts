@@ -5,6 +5,7 @@ import * as path from 'node:path';
 
 import type { ToolArtifact, ToolContext, ToolOutput } from '../types';
 import { persistOutputArtifact, readCapturedOutput } from './captured-output';
+import { shellBoundary } from './shell-boundary';
 import { DEFAULT_CAPTURE_LIMIT_BYTES, runShell } from './shell-process';
 import { clamp, optionalBoolean, optionalString, type ToolArgs } from './tool-arguments';
 import { BuiltinToolError, errorOutput, guardBuiltin } from './tool-error';
@@ -113,6 +114,7 @@ export function bashHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutpu
     const stdin = optionalString(args, 'stdin') ?? '';
     const autoConfirm = optionalBoolean(args, 'auto_confirm') ?? false;
     if (ctx.signal.aborted) return cancelledOutput();
+    const boundary = shellBoundary(ctx.sandbox, ctx.workspace, execDir.absolute);
 
     const captureDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vv-agent-bash-'));
     try {
@@ -124,6 +126,7 @@ export function bashHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutpu
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
         capturePath,
+        sandbox: boundary.sandbox,
       });
       if (outcome.kind === 'cancelled') return cancelledOutput();
       if (outcome.kind === 'spawn_failed') {
@@ -143,6 +146,8 @@ export function bashHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolOutpu
         result.result.metadata.output_limit_bytes = DEFAULT_CAPTURE_LIMIT_BYTES;
         result.result.metadata.discarded_bytes = discardedBytes;
       }
+      // §4 of docs/spec/sandbox.md: a denied write still reports the command's own exit code and output.
+      if (boundary.report !== undefined && result.type === 'result') result.result.sandbox = boundary.report;
       return result;
     } finally {
       await fs.rm(captureDir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { BuiltinToolError, guardBuiltin } from './tool-error';
 import { jsonSuccessOutput } from './tool-output';
 import { boundedUnifiedDiff } from './unified-diff';
 import { resolveWorkspacePath } from './workspace-path';
+import { assertSandboxAllowsWrite } from './sandbox-write-check';
 
 const EDIT_MESSAGES = {
   file_not_read: 'Read the file with read_file before editing.',
@@ -46,6 +47,7 @@ export function editFileHandler(ctx: ToolContext, args: ToolArgs): Promise<ToolO
     const newString = requiredString(args, 'new_string');
     const replaceAll = optionalBoolean(args, 'replace_all') ?? false;
     const target = await resolveWorkspacePath(ctx.workspace, rawPath);
+    assertSandboxAllowsWrite(ctx, target.absolute);
 
     // The baseline check and the write go through one descriptor, verified inside the workspace.
     const handle = await openConfinedRegularFile(ctx.workspace, target.absolute, rawPath, constants.O_RDWR);

@@ -44,6 +44,8 @@ export function builtinTool(name: BuiltinToolName): ToolDefinition {
     description: spec.description,
     parameters: structuredClone(spec.parameters) as Record<string, unknown>,
     toolMetadata: builtinToolMetadata(name),
+    // docs/spec/sandbox.md §4: bash runs inside the run's command sandbox.
+    ...(name === 'bash' ? { sandboxed: true } : {}),
     handler: HANDLERS[name],
   };
 }

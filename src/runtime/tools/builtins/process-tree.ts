@@ -169,6 +169,12 @@ export interface TrackedCommand {
   anchorPath?: string;
   /** Known members by pid, with their start time: filled by `addCommandRoot` / `recordCommandTree`. */
   members?: Map<number, string>;
+  /**
+   * Every descendant dies with the group leader (a sandbox's PID namespace, docs/spec/sandbox.md §3):
+   * killing the group is exact, and the `/proc` walk — a read of every process's environment — is
+   * skipped.
+   */
+  containedByGroup?: boolean;
 }
 
 function marksOf(command: TrackedCommand): Marks {
@@ -203,6 +209,7 @@ export async function recordCommandTree(command: TrackedCommand): Promise<void> 
 /** SIGKILL to the group and to every marked process, until a scan finds none. */
 export async function killCommandTree(command: TrackedCommand): Promise<void> {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
+  if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
     const entries = await scan(marksOf(command));
     if (entries.length === 0) return;
@@ -213,6 +220,7 @@ export async function killCommandTree(command: TrackedCommand): Promise<void> {
 /** The same, synchronously: for the process `exit` hook, where no promise can settle any more. */
 export function killCommandTreeSync(command: TrackedCommand): void {
   if (command.pgid !== undefined) killQuietly(-command.pgid);
+  if (command.containedByGroup === true && command.pgid !== undefined) return;
   for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
     const entries = scanSync(marksOf(command));
     if (entries.length === 0) return;

@@ -12,6 +12,7 @@ import { closeSync, createWriteStream, openSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { PreparedSandbox } from '../../sandbox/command-sandbox';
 import { commandEnvironment } from './shell-environment';
 import { anchorFileName } from './orphaned-commands';
 import {
@@ -44,6 +45,8 @@ export interface ShellRequest {
   captureLimitBytes?: number;
   /** Base environment (default: the server's), filtered per §10.6 v1.1. */
   env?: NodeJS.ProcessEnv;
+  /** docs/spec/sandbox.md §3: puts the shell inside the OS sandbox; absent = run it directly. */
+  sandbox?: PreparedSandbox;
 }
 
 export type ShellOutcome = (
@@ -93,11 +96,15 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   const anchor = openAnchor(marker);
   let child;
   try {
-    child = spawn('bash', ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script], {
+    const shell = { file: 'bash', args: ['--noprofile', '--norc', '-c', LAUNCHER, 'bash', request.script] };
+    const program = request.sandbox?.wrap(shell) ?? shell;
+    child = spawn(program.file, program.args, {
       cwd: request.cwd,
       detached: true,
       // fd 3 (ANCHOR_FD): the anchor descriptor every descendant inherits (see process-tree.ts).
-      stdio: ['pipe', 'pipe', 'ignore', anchor?.fd ?? 'ignore'],
+      // stderr: only what comes before the launcher's `exec 2>&1` — a sandbox's own refusal (bwrap's
+      // one line) — so the model sees why a wrapped command could not start.
+      stdio: ['pipe', 'pipe', request.sandbox !== undefined ? 'pipe' : 'ignore', anchor?.fd ?? 'ignore'],
       env: commandEnvironment(request.env ?? process.env, { [PROCESS_MARKER_VARIABLE]: marker }),
     });
   } catch (error) {
@@ -105,14 +112,19 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     return { kind: 'spawn_failed', error: error as Error };
   }
   anchor?.handedOver();
-  const tracked: TrackedCommand = { pgid: child.pid, marker, anchorPath: anchor?.path };
+  const tracked: TrackedCommand = {
+    pgid: child.pid,
+    marker,
+    anchorPath: anchor?.path,
+    containedByGroup: request.sandbox?.containsDescendants === true,
+  };
   const untrack = trackCommand(tracked);
 
   const capture = createWriteStream(request.capturePath);
   let capturedBytes = 0;
   let discardedBytes = 0;
   const stdout = child.stdout;
-  stdout?.on('data', (chunk: Buffer) => {
+  const keep = (chunk: Buffer): void => {
     const room = limit - capturedBytes;
     const kept = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(room, 0));
     discardedBytes += chunk.length - kept.length;
@@ -120,10 +132,12 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
     capturedBytes += kept.length;
     // Backpressure while writing; once the cap is reached the pipe is drained at full speed.
     if (!capture.write(kept)) {
-      stdout.pause();
-      capture.once('drain', () => stdout.resume());
+      stdout?.pause();
+      capture.once('drain', () => stdout?.resume());
     }
-  });
+  };
+  stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const outputEnded = new Promise<void>((resolve) => {
     if (!stdout) resolve();
     else stdout.once('close', () => resolve());
@@ -167,6 +181,8 @@ export async function runShell(request: ShellRequest): Promise<ShellOutcome> {
   const drainTimer = setTimeout(() => stdout?.destroy(), OUTPUT_DRAIN_MS);
   await outputEnded;
   clearTimeout(drainTimer);
+  // The sandbox's stderr is done once its processes are gone; nothing may write after the capture ends.
+  child.stderr?.destroy();
   await new Promise<void>((resolve) => capture.end(() => resolve()));
   return { ...ended, discardedBytes };
 }

@@ -10,6 +10,7 @@ import { optionalBoolean, requiredString, type ToolArgs } from './tool-arguments
 import { BuiltinToolError, guardBuiltin } from './tool-error';
 import { jsonSuccessOutput } from './tool-output';
 import { resolveWorkspacePath } from './workspace-path';
+import { assertSandboxAllowsWrite } from './sandbox-write-check';
 
 const OVERWRITE_MESSAGES = {
   file_not_read: 'Read the full file with read_file before overwriting.',
@@ -44,6 +45,7 @@ export function writeFileHandler(ctx: ToolContext, args: ToolArgs): Promise<Tool
     const leadingNewline = append && (optionalBoolean(args, 'leading_newline') ?? false);
     const trailingNewline = append && (optionalBoolean(args, 'trailing_newline') ?? false);
     const target = await resolveWorkspacePath(ctx.workspace, rawPath);
+    assertSandboxAllowsWrite(ctx, target.absolute);
 
     const body = append ? `${leadingNewline ? '\n' : ''}${content}${trailingNewline ? '\n' : ''}` : content;
     const bytes = Buffer.from(body, 'utf8');

@@ -34,6 +34,7 @@ describe('parseCommandLine: native-host (docs/spec/native-messaging.md §2)', ()
         model: 'm',
         store: null,
         approvalPolicy: null,
+        sandbox: null,
       },
     });
   });
@@ -54,6 +55,7 @@ describe('parseCommandLine: native-host (docs/spec/native-messaging.md §2)', ()
         name: 'org.example.agent_host',
         store: 'threads.sqlite',
         approvalPolicy: 'untrusted',
+        sandbox: null,
         userDataDir: '/tmp/profile',
       }),
     });

@@ -80,6 +80,7 @@ describe('PostgreSQL store on a real server', () => {
         { name: 'PostgresSchema1790000000000' },
         { name: 'Instances1790000000100' },
         { name: 'InstanceOwnerToken1790000000200' },
+        { name: 'SandboxModes1790000000700' },
       ]);
       expect(
         await stores[0].query(

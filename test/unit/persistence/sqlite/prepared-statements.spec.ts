@@ -76,7 +76,7 @@ describe('prepared reads', () => {
       await store.items.read('thread_t', { afterItemId: 'item_none', limit: 1 });
       await allRows(
         other,
-        `INSERT INTO "threads" VALUES ('thread_o', 'default', NULL, '{}', 2, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+        `INSERT INTO "threads" VALUES ('thread_o', 'default', NULL, '{}', 2, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
       );
       // A statement still holding a snapshot would make a truncating checkpoint report busy = 1.
       expect(await allRows<CheckpointRow>(other, 'PRAGMA wal_checkpoint(TRUNCATE)')).toEqual([

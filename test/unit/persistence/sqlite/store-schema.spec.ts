@@ -48,6 +48,7 @@ describe('AppServerStore schema and connection settings', () => {
         'ThreadForkOrigin1780000001400',
         'ContextCompaction1780000001500',
         'ThreadMcpServers1780000001600',
+        'SandboxModes1780000001700',
       ]);
     } finally {
       await store.close();
@@ -113,6 +114,7 @@ describe('AppServerStore schema and connection settings', () => {
         activeTurnId: null,
         forkedFrom: null,
         mcpServers: null,
+        sandbox: null,
       });
       expect(await second.query('SELECT name FROM migrations')).toHaveLength(APP_SERVER_MIGRATIONS.length);
     } finally {
@@ -230,6 +232,8 @@ describe('AppServerStore schema and connection settings', () => {
         'InitialSchema1780000000000',
         'TurnOwnershipHardening1780000000001',
         'ThreadForkOrigin1780000001400',
+        // Not deleted above: its row stays while the failed upgrade rolls back.
+        'SandboxModes1780000001700',
       ]);
     } finally {
       await new Promise((resolve) => raw.close(resolve));
