@@ -2,27 +2,20 @@
  * A real OTLP/HTTP receiver on 127.0.0.1 for the observability tests (docs/spec/observability.md
  * §5): it accepts `POST /v1/traces` and `/v1/metrics`, answers as a collector does, and decodes
  * both encodings into flat spans and metric data points: `http/protobuf` (the default) with the
- * OTLP protobuf definitions (test/fixtures/otlp-proto, through protobufjs), `http/json` as the
- * OTLP/JSON mapping that `@opentelemetry/otlp-transformer`'s JSON serializers write.
+ * request messages of otlp-request-messages.ts through protobufjs, `http/json` as the OTLP/JSON
+ * mapping that `@opentelemetry/otlp-transformer`'s JSON serializers write.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { Root, type Type } from 'protobufjs';
+import { parse, type Type } from 'protobufjs';
+import { OTLP_REQUEST_MESSAGES } from './otlp-request-messages';
 
-const PROTO_ROOT = join(__dirname, '../fixtures/otlp-proto');
-
-/** The two request messages, loaded once from the .proto files. */
+/** The two request messages, parsed once. */
 function otlpTypes(): { traces: Type; metrics: Type } {
-  const root = new Root();
-  root.resolvePath = (_origin, target) => join(PROTO_ROOT, target);
-  root.loadSync([
-    'opentelemetry/proto/collector/trace/v1/trace_service.proto',
-    'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
-  ]);
+  const { root } = parse(OTLP_REQUEST_MESSAGES, { keepCase: false });
   return {
-    traces: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
-    metrics: root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
+    traces: root.lookupType('otlp.ExportTraceServiceRequest'),
+    metrics: root.lookupType('otlp.ExportMetricsServiceRequest'),
   };
 }
 
