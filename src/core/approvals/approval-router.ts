@@ -283,7 +283,7 @@ export class ApprovalRouter {
     const check = this.lease.check();
     if (check !== null) await check;
     if (turn.abandoned === true) return;
-    await this.events.broadcast(turn.threadId, 'approval/resolved', params).catch((error: unknown) => {
+    await this.events.broadcast(turn.threadId, 'approvalResolved', params).catch((error: unknown) => {
       this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
     });
   }

@@ -28,7 +28,7 @@ import type {
   ThreadResumeRequest,
   ThreadStartRequest,
 } from './thread-requests';
-import { THREAD_EVENT_BUS, type ThreadEventBus, type ThreadEventName } from '../events/thread-event-bus';
+import { THREAD_EVENT_BUS, type ThreadEventBus, type ThreadEventKind } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { plannedToolArguments } from './planned-tool-arguments';
 import { ThreadSubscriptions } from '../events/thread-subscriptions';
@@ -44,7 +44,7 @@ import type { ItemVersion } from '../store/records';
 
 export const DEFAULT_AGENT_KEY = 'default';
 
-const LIVE_STATE_METHOD = 'thread/liveState';
+const LIVE_STATE_OPERATION = 'readLiveState';
 
 /** A running turn's live items as its instance answers `thread/liveState`. */
 interface LiveState {
@@ -57,9 +57,9 @@ export interface ItemWindow {
   limit?: number;
 }
 
-/** A notification a thread change sends its subscribers (and its requester): §3.7, docs/spec/history.md §3. */
+/** An event a thread change announces to its subscribers (and its requester): §3.7, docs/spec/history.md §3. */
 export interface ThreadNotice {
-  name: Extract<ThreadEventName, 'thread/archived' | 'thread/status/changed' | 'thread/updated'>;
+  kind: Extract<ThreadEventKind, 'threadArchived' | 'threadStatusChanged' | 'threadUpdated'>;
   params: object;
 }
 
@@ -80,8 +80,8 @@ export class ThreadsService {
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
     @Inject(REMOTE_THREAD_JOIN) private readonly join: RemoteThreadJoin | null,
   ) {
-    remote?.answerWith((method, params, origin) =>
-      method === LIVE_STATE_METHOD ? this.answerLiveState(params, origin) : undefined,
+    remote?.answerWith((operation, params, origin) =>
+      operation === LIVE_STATE_OPERATION ? this.answerLiveState(params, origin) : undefined,
     );
   }
 
@@ -156,7 +156,7 @@ export class ThreadsService {
       this.events.hold(threadId, requesterId);
       this.subscriptions.subscribe(threadId, requesterId);
     });
-    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId, requesterId });
+    const answer = await this.remote.forward(LIVE_STATE_OPERATION, { threadId, requesterId });
     if ('error' in answer) {
       seam.cancel();
       // The owner finished meanwhile (nobody runs it now): the stored snapshot is the live one.
@@ -229,8 +229,8 @@ export class ThreadsService {
     if (archived === null) throw DomainErrors.threadNotFound();
     this.subscriptions.clearClosed(threadId);
     return [
-      { name: 'thread/archived', params: { threadId, archived: true } },
-      { name: 'thread/status/changed', params: { threadId, status: 'archived' } },
+      { kind: 'threadArchived', params: { threadId, archived: true } },
+      { kind: 'threadStatusChanged', params: { threadId, status: 'archived' } },
     ];
   }
 
@@ -239,7 +239,7 @@ export class ThreadsService {
    * (docs/spec/postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
    */
   async announce(threadId: string, notices: readonly ThreadNotice[]): Promise<void> {
-    for (const { name, params } of notices) await this.events.broadcast(threadId, name, params);
+    for (const { kind, params } of notices) await this.events.broadcast(threadId, kind, params);
   }
 
   /** docs/spec/history.md §2: the copy is never archived; the requester is subscribed to it. */
@@ -287,7 +287,7 @@ export class ThreadsService {
     const forSubscribers = toAppThread(updated, this.statusOf(updated, false));
     return {
       thread: this.toWire(updated),
-      notices: [{ name: 'thread/updated', params: { thread: forSubscribers } }],
+      notices: [{ kind: 'threadUpdated', params: { thread: forSubscribers } }],
     };
   }
 
@@ -388,7 +388,7 @@ export class ThreadsService {
     const local = this.activeTurns.live(threadId);
     if (local !== undefined) return local.projector.liveItems();
     if (activeTurnId === null || this.remote === null) return [];
-    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId }).catch(() => null);
+    const answer = await this.remote.forward(LIVE_STATE_OPERATION, { threadId }).catch(() => null);
     return answer !== null && 'result' in answer ? (answer.result as LiveState).items : null;
   }
 

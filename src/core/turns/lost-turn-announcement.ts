@@ -35,12 +35,12 @@ export async function announceLostTurns(
       if (item === undefined) continue;
       const text = item.type === 'agentMessage' ? streamedText(itemId) : undefined;
       const closed = text === undefined ? item : { ...item, payload: { ...item.payload, text } };
-      await events.broadcast(threadId, 'item/completed', closed);
+      await events.broadcast(threadId, 'itemCompleted', closed);
     }
     if (snapshot.thread.archivedAt === null) {
-      await events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+      await events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'idle' });
     }
-    await events.broadcast(threadId, 'turn/completed', {
+    await events.broadcast(threadId, 'turnCompleted', {
       threadId,
       turnId,
       runId: turn?.runId ?? '',

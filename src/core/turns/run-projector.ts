@@ -198,7 +198,7 @@ export class RunProjector {
         // docs/spec/mcp.md §2: a server that failed to start, found before the run's first model call.
         if (event.level === 'warning' && event.code === MCP_SERVER_UNAVAILABLE)
           this.notify(out, {
-            method: 'error/warning',
+            kind: 'warning',
             params: this.warning('mcp_server_unavailable', String(event.details.message)),
           });
         break;
@@ -229,7 +229,7 @@ export class RunProjector {
       this.projectRunError(out, outcome.error, this.context.now());
     } else if (outcome.kind === 'streamFailed') {
       this.notify(out, {
-        method: 'error/warning',
+        kind: 'warning',
         params: this.warning('event_stream', outcome.error),
       });
     }
@@ -293,7 +293,7 @@ export class RunProjector {
     if (steered) payload.steered = true;
     else this.userMessageProjected = true;
     const item = this.create(out, 'userMessage', 'completed', payload, at);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectSteer(out: ProjectionEffect[], event: RunEventOf<'steer_applied'>): void {
@@ -325,7 +325,7 @@ export class RunProjector {
     const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);
     this.openAgentMessageId = started.itemId;
     this.lastAgentMessageId = started.itemId;
-    this.notify(out, { method: 'item/started', params: started });
+    this.notify(out, { kind: 'itemStarted', params: started });
     return started.itemId;
   }
 
@@ -345,7 +345,7 @@ export class RunProjector {
     // of a streamed delta, and gave each params object a shape that JSON.stringify walks slowly.
     const { itemId, threadId, turnId, createdAt, updatedAt } = live.item;
     this.notify(out, {
-      method: 'item/agentMessage/delta',
+      kind: 'agentMessageTextDelta',
       // type and status are restated with their (unchanged) values, so the delta's type is exact.
       params: {
         itemId,
@@ -396,8 +396,8 @@ export class RunProjector {
       arguments: copyJson(args),
     };
     this.approvals.set(event.request_id, { itemId: item.itemId, params });
-    this.notify(out, { method: 'item/started', params: item });
-    this.notify(out, { method: 'approval/requested', params: copyJson(params) });
+    this.notify(out, { kind: 'itemStarted', params: item });
+    this.notify(out, { kind: 'approvalRequested', params: copyJson(params) });
   }
 
   private projectApprovalResolved(out: ProjectionEffect[], event: RunEventOf<'approval_resolved'>): void {
@@ -407,7 +407,7 @@ export class RunProjector {
     if (!live || live.item.status !== 'inProgress') return;
     const payload = { ...live.item.payload, ...decisionFromResolvedEvent(event) };
     const item = this.change(out, live, { status: 'completed', payload }, eventTime(event), true);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectToolCallStarted(out: ProjectionEffect[], event: RunEventOf<'tool_call_started'>): void {
@@ -420,9 +420,9 @@ export class RunProjector {
     };
     const item = this.create(out, 'toolCall', 'inProgress', payload, eventTime(event));
     this.startedToolCalls.set(event.tool_call_id, item.itemId);
-    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, { kind: 'itemStarted', params: item });
     this.notify(out, {
-      method: 'item/toolCall/delta',
+      kind: 'toolCallArgumentsDelta',
       params: {
         ...copyJson(item),
         type: 'toolCall',
@@ -445,7 +445,7 @@ export class RunProjector {
         ...completionMembers(event),
       };
       const item = this.change(out, started, { status, payload }, at, true);
-      this.notify(out, { method: 'item/completed', params: item });
+      this.notify(out, { kind: 'itemCompleted', params: item });
       return;
     }
     // Never started (policy, validation, approval deny/timeout, steering skip, cancellation): born final, no arguments.
@@ -459,7 +459,7 @@ export class RunProjector {
     const item = this.create(out, 'toolCall', status, payload, at);
     const planned = this.plannedArguments.get(event.tool_call_id);
     this.notify(out, {
-      method: 'item/completed',
+      kind: 'itemCompleted',
       params: item,
       ...(planned !== undefined ? { detail: { plannedArguments: planned } } : {}),
     });
@@ -473,7 +473,7 @@ export class RunProjector {
     const payload = { trigger: event.trigger };
     const item = this.create(out, 'contextCompaction', 'inProgress', payload, eventTime(event));
     this.openCompactionId = item.itemId;
-    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, { kind: 'itemStarted', params: item });
   }
 
   /** Completed with the figures (and the summary unless skipped); the history replacement rides along. */
@@ -521,7 +521,7 @@ export class RunProjector {
           this.mustGet(this.create(out, 'contextCompaction', 'inProgress', { trigger }, at).itemId);
     const history = compactedHistory === undefined ? {} : { compactedHistory: copyJson(compactedHistory) };
     const item = this.change(out, live, { status, payload }, at, true, history);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   /** §8.4: a born-complete `{text, final: true}` unless the last agentMessage already says it. */
@@ -538,7 +538,7 @@ export class RunProjector {
       this.context.now(),
     );
     this.lastAgentMessageId = item.itemId;
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectRunError(out: ProjectionEffect[], message: string, at: number): void {
@@ -546,8 +546,8 @@ export class RunProjector {
     if (this.errorMessages.has(message)) return;
     this.errorMessages.add(message);
     const item = this.create(out, 'error', 'completed', { message }, at);
-    this.notify(out, { method: 'item/completed', params: item });
-    this.notify(out, { method: 'error/warning', params: this.warning('run_failed', message) });
+    this.notify(out, { kind: 'itemCompleted', params: item });
+    this.notify(out, { kind: 'warning', params: this.warning('run_failed', message) });
   }
 
   // --- item state ------------------------------------------------------------------------------
@@ -597,7 +597,7 @@ export class RunProjector {
 
   private complete(out: ProjectionEffect[], itemId: string, status: AppItemStatus, at: number): void {
     const item = this.change(out, this.mustGet(itemId), { status }, at, true);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private notify(out: ProjectionEffect[], notification: ProjectedNotification): void {

@@ -7,8 +7,8 @@
  */
 import type { DomainErrorKind } from '../domain-error';
 
-export type ForwardedControlMethod =
-  'turn/steer' | 'turn/followUp' | 'turn/interrupt' | 'approval/resolve' | 'thread/liveState';
+export type ForwardedControlOperation =
+  'steerTurn' | 'followUpTurn' | 'interruptTurn' | 'resolveApproval' | 'readLiveState';
 
 export type ForwardedAnswer =
   | { result: object }
@@ -22,14 +22,14 @@ export type ForwardedReply = ForwardedAnswer & { afterAnswer?: () => void };
  * `origin` names the asking instance (for owners that live there, see remote-owner.ts).
  */
 export type ForwardedControlAnswerer = (
-  method: ForwardedControlMethod,
+  operation: ForwardedControlOperation,
   params: Record<string, unknown>,
   origin: string,
 ) => ForwardedReply | undefined;
 
 export interface TurnControlForwarder {
   /** The owner's answer; `turn owner instance did not answer` (InternalError) after 5 s. */
-  forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer>;
+  forward(operation: ForwardedControlOperation, params: object): Promise<ForwardedAnswer>;
   /** Adds an answerer; the first that answers a request wins. */
   answerWith(answerer: ForwardedControlAnswerer): void;
 }

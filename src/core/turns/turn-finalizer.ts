@@ -51,9 +51,9 @@ export class TurnFinalizer {
 
     const { threadId } = turn;
     if (!(await this.isArchived(threadId))) {
-      await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+      await this.events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'idle' });
     }
-    await this.events.broadcast(threadId, 'turn/completed', turnCompleted);
+    await this.events.broadcast(threadId, 'turnCompleted', turnCompleted);
     return true;
   }
 

@@ -101,7 +101,7 @@ export class TurnForwarder {
   /** `error/warning` for the turn (store failures, §4.13). */
   warn(turn: RunningTurn, code: ErrorWarningParams['code'], message: string): Promise<void> {
     const params: ErrorWarningParams = { threadId: turn.threadId, turnId: turn.turnId, code, message };
-    return this.events.broadcast(turn.threadId, 'error/warning', params);
+    return this.events.broadcast(turn.threadId, 'warning', params);
   }
 
   /**
@@ -158,14 +158,14 @@ export class TurnForwarder {
   }
 
   private async send(turn: RunningTurn, notification: ProjectedNotification): Promise<void> {
-    const { method, params } = notification;
+    const { kind, params } = notification;
     await this.events.broadcast(
       turn.threadId,
-      method,
+      kind,
       params,
       'detail' in notification ? notification.detail : undefined,
     );
-    if (method === 'approval/requested') this.approvals.open(turn, params);
+    if (kind === 'approvalRequested') this.approvals.open(turn, params);
   }
 
   /** `versions`, after what the store refused earlier in the turn; refused again, kept for the next try. */

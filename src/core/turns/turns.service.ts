@@ -12,7 +12,7 @@ import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import {
   TURN_CONTROL_FORWARDER,
   type ForwardedAnswer,
-  type ForwardedControlMethod,
+  type ForwardedControlOperation,
   type TurnControlForwarder,
 } from './turn-control-forwarding';
 import { causeMessage } from '../../runtime/cause-message';
@@ -77,7 +77,7 @@ export class TurnsService {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
   ) {
-    remote?.answerWith((method, params) => this.answerForwarded(method, params));
+    remote?.answerWith((operation, params) => this.answerForwarded(operation, params));
   }
 
   /**
@@ -86,15 +86,15 @@ export class TurnsService {
    * on the store runs it), that instance's answer.
    */
   async control(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: TurnControlRequest | TurnInterruptRequest,
   ): Promise<object> {
-    if (this.remote === null || this.runsHere(params.threadId)) return this.here(method, params);
+    if (this.remote === null || this.runsHere(params.threadId)) return this.here(operation, params);
     const stored = await this.store.threads.get(params.threadId);
     if (stored?.activeTurnId == null) throw DomainErrors.activeTurnNotFound();
     // The owner may have finished it meanwhile and this instance started the next one.
-    if (this.runsHere(params.threadId)) return this.here(method, params);
-    const answer = await this.remote.forward(method, params);
+    if (this.runsHere(params.threadId)) return this.here(operation, params);
+    const answer = await this.remote.forward(operation, params);
     if ('error' in answer) throw new DomainError(answer.error.kind, answer.error.message, answer.error.data);
     return answer.result;
   }
@@ -104,20 +104,23 @@ export class TurnsService {
     return this.activeTurns.running(threadId) !== undefined;
   }
 
-  private here(method: ForwardedControlMethod, params: TurnControlRequest | TurnInterruptRequest): object {
-    const { response, announce } = this.controlHere(method, params);
+  private here(
+    operation: ForwardedControlOperation,
+    params: TurnControlRequest | TurnInterruptRequest,
+  ): object {
+    const { response, announce } = this.controlHere(operation, params);
     void announce();
     return response;
   }
 
   /** The local operation and, for interrupt, its approval announcements (run after the answer). */
   private controlHere(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: TurnControlRequest | TurnInterruptRequest,
   ): { response: object; announce: () => Promise<void> } {
-    if (method === 'turn/steer')
+    if (operation === 'steerTurn')
       return { response: this.steer(params as TurnControlRequest), announce: async () => undefined };
-    if (method === 'turn/followUp')
+    if (operation === 'followUpTurn')
       return { response: this.followUp(params as TurnControlRequest), announce: async () => undefined };
     const { response, announcements } = this.interrupt(params as TurnInterruptRequest);
     return {
@@ -130,15 +133,15 @@ export class TurnsService {
 
   /** Another instance forwarded a request: answered only when the thread's turn runs here. */
   private answerForwarded(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: Record<string, unknown>,
   ): ForwardedAnswer | undefined {
-    if (method !== 'turn/steer' && method !== 'turn/followUp' && method !== 'turn/interrupt')
+    if (operation !== 'steerTurn' && operation !== 'followUpTurn' && operation !== 'interruptTurn')
       return undefined;
     const threadId = params.threadId;
     if (typeof threadId !== 'string' || this.activeTurns.running(threadId) === undefined) return undefined;
     try {
-      const { response, announce } = this.controlHere(method, params as unknown as TurnInterruptRequest);
+      const { response, announce } = this.controlHere(operation, params as unknown as TurnInterruptRequest);
       void announce();
       return { result: response };
     } catch (error) {
@@ -243,8 +246,8 @@ export class TurnsService {
   /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
   private async begin(turn: RunningTurn): Promise<void> {
     const { threadId, turnId } = turn;
-    await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
-    await this.events.broadcast(threadId, 'turn/started', { threadId, turnId });
+    await this.events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'running' });
+    await this.events.broadcast(threadId, 'turnStarted', { threadId, turnId });
     // A follow-up that started while the server began shutting down is cancelled like the others.
     if (this.lifecycle.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
     turn.trackForwarding(this.drive(turn));
@@ -283,7 +286,7 @@ export class TurnsService {
         return;
       } catch (error) {
         const warning: ErrorWarningParams = { threadId, code: 'follow_up', message: causeMessage(error) };
-        await this.events.broadcast(threadId, 'error/warning', warning);
+        await this.events.broadcast(threadId, 'warning', warning);
       }
     }
   }

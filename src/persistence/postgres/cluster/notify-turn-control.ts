@@ -9,10 +9,11 @@ import {
   OWNER_DID_NOT_ANSWER,
   type ForwardedAnswer,
   type ForwardedControlAnswerer,
-  type ForwardedControlMethod,
+  type ForwardedControlOperation,
   type TurnControlForwarder,
 } from '../../../core/turns/turn-control-forwarding';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+import { operationOf, operationWireName } from './cluster-wire-names';
 
 const REQUEST_KIND = 'controlRequest';
 const ANSWER_KIND = 'controlAnswer';
@@ -28,7 +29,7 @@ export class NotifyTurnControl implements TurnControlForwarder {
     channel.onMessage((message) => this.receive(message));
   }
 
-  forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer> {
+  forward(operation: ForwardedControlOperation, params: object): Promise<ForwardedAnswer> {
     const requestId = randomUUID();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -40,7 +41,9 @@ export class NotifyTurnControl implements TurnControlForwarder {
         this.pending.delete(requestId);
         resolve(answer);
       });
-      this.channel.send({ kind: REQUEST_KIND, requestId, method, params }).catch(() => undefined);
+      this.channel
+        .send({ kind: REQUEST_KIND, requestId, method: operationWireName(operation), params })
+        .catch(() => undefined);
     });
   }
 
@@ -54,12 +57,11 @@ export class NotifyTurnControl implements TurnControlForwarder {
       return;
     }
     if (message.kind !== REQUEST_KIND) return;
+    const operation = operationOf(message.method);
+    // An operation this version does not know: its owner, if any, is of a version that does.
+    if (operation === undefined) return;
     for (const answerer of this.answerers) {
-      const reply = answerer(
-        message.method as ForwardedControlMethod,
-        message.params as Record<string, unknown>,
-        message.from,
-      );
+      const reply = answerer(operation, message.params as Record<string, unknown>, message.from);
       if (reply === undefined) continue;
       const { afterAnswer, ...answer } = reply;
       void this.channel
