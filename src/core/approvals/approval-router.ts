@@ -284,7 +284,7 @@ export class ApprovalRouter {
     if (check !== null) await check;
     if (turn.abandoned === true) return;
     await this.events.broadcast(turn.threadId, 'approvalResolved', params).catch((error: unknown) => {
-      this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
+      this.logger.error(`announcing the resolution of ${params.requestId} failed: ${causeMessage(error)}`);
     });
   }
 }
