@@ -4,7 +4,7 @@
  * previous version may share the database during a rolling upgrade: its names are the ones that
  * version sent (they happen to be the App Server v1 method names), kept as they are
  * (docs/spec-interpretations.md "cluster channel names"). A name this version does not know (a
- * newer instance's) is dropped by the receiver, as the previous version drops it.
+ * later version's new kind) is skipped by the receiver.
  */
 import type { ThreadEventKind } from '../../../core/events/thread-event-bus';
 import type { ForwardedControlOperation } from '../../../core/turns/turn-control-forwarding';
