@@ -46,7 +46,7 @@ export const DEFAULT_AGENT_KEY = 'default';
 
 const LIVE_STATE_OPERATION = 'readLiveState';
 
-/** A running turn's live items as its instance answers `thread/liveState`. */
+/** A running turn's live items as its instance answers `readLiveState`. */
 interface LiveState {
   items: ItemVersion[];
   mark: RelayMark;
@@ -102,7 +102,7 @@ export class ThreadsService {
    * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
    * A subscribing resume also takes over a live turn that has no owner (docs/spec/websocket.md §6.2): its
-   * pending `approval/request`s follow the held notifications, right after the response.
+   * pending approval questions follow the held notifications, right after the response.
    */
   async resume(params: ThreadResumeRequest, requesterId: string): Promise<ResumeOutcome> {
     const { threadId } = await this.requireThread(params.threadId);
@@ -190,7 +190,7 @@ export class ThreadsService {
    * Another instance resumes a thread whose turn runs here: the live items and how far this
    * instance's events of the thread go; then, as a resume here would, its requester takes the turn
    * over when the turn has no reachable owner (docs/spec/websocket.md §6) — after the answer, so its
-   * `approval/request`s follow the snapshot.
+   * approval questions follow the snapshot.
    */
   private answerLiveState(params: Record<string, unknown>, origin: string): ForwardedReply | undefined {
     const threadId = params.threadId;
@@ -198,7 +198,7 @@ export class ThreadsService {
     const turn = this.activeTurns.live(threadId);
     if (turn === undefined) return undefined;
     const state: LiveState = { items: turn.projector.liveItems(), mark: this.join.markOf(threadId) };
-    // A read (thread/read, a resume without subscribe) takes nothing over.
+    // A read (or a resume without subscribe) takes nothing over.
     if (params.requesterId === undefined) return { result: state };
     const requester = remoteOwnerId(origin, String(params.requesterId));
     return { result: state, afterAnswer: () => void this.ownership.claimIfUnowned(threadId, requester) };
@@ -274,7 +274,7 @@ export class ThreadsService {
 
   /**
    * docs/spec/history.md §3; archived threads can be updated too. The thread as this server reports it (the
-   * response), and the `thread/updated` notice for the subscribers: it carries the status without
+   * response), and the `threadUpdated` notice for the subscribers: it carries the status without
    * this server's closed flag, which is in memory per server (§8.1), and a subscriber's own server
    * never reports its thread closed (subscribing clears the flag).
    */
@@ -315,7 +315,7 @@ export class ThreadsService {
       closed: withClosedFlag && this.subscriptions.isClosed(thread.threadId),
       archived: thread.archivedAt !== null,
       // Running here, or on another instance (or process) of the store: the thread answers
-      // turn/start with -32602 either way, and its stored turn says running (§8.1, docs/spec/postgres.md §2).
+      // a turn start with -32602 either way, and its stored turn says running (§8.1, docs/spec/postgres.md §2).
       running: this.activeTurns.isRunning(thread.threadId) || thread.activeTurnId != null,
     });
   }

@@ -1,5 +1,5 @@
 /**
- * `approval/resolve` wherever the turn runs (docs/spec/postgres.md §2 "control across instances"): resolved
+ * `resolveApproval` wherever the turn runs (docs/spec/postgres.md §2 "control across instances"): resolved
  * here when the request was sent to the requester by this instance; else, when the turn runs on
  * another instance of the store, that instance resolves it for the requester (its owner there is
  * the requester's remote id) and its answer is the answer.

@@ -2,7 +2,7 @@
  * RunEvent → item / notification projection of one turn (docs/spec/protocol.md §8.3–§8.6). PURE: no I/O,
  * the clock and the id generator are injected. The caller persists `item` effects whose `persist`
  * is true and sends the notifications, in effect order; the approval route adds the
- * `approval/request` server request and `approval/resolved` (§9.2), which are not effects here.
+ * owner's approval question and `approvalResolved` (§9.2), which are not effects here.
  */
 import type { RunEvent, RunEventOf } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
@@ -40,7 +40,7 @@ export interface RunProjectorContext {
   threadId: string;
   turnId: string;
   runId: string;
-  /** Default `agent`. A compaction turn (thread/compact) projects no userMessage (docs/spec/history.md §1). */
+  /** Default `agent`. A compaction turn projects no userMessage (docs/spec/history.md §1). */
   kind?: TurnKind;
   /** The turn's input array, verbatim (userMessage `payload.input`). */
   input: readonly Record<string, unknown>[];
@@ -59,7 +59,7 @@ export interface SteerRegistration {
   steerId?: string;
   /** The derived text passed to `RunHandle.steer`; fallback match against `steer_applied.input`. */
   text: string;
-  /** The `turn/steer` input array. */
+  /** The steering input array. */
   input: readonly Record<string, unknown>[];
 }
 
@@ -78,7 +78,7 @@ export interface TurnFinalization extends ConversationWrite {
   effects: ProjectionEffect[];
   status: FinalTurnStatus;
   completedAt: number;
-  /** Broadcast as `turn/completed` after `thread/status/changed(idle)`. */
+  /** Broadcast as `turnCompleted` after `threadStatusChanged(idle)`. */
   turnCompleted: TurnCompletedParams;
   /** `AppTurn.result` to store. */
   result: Record<string, unknown>;
@@ -268,7 +268,7 @@ export class RunProjector {
     return live ? copyJson(live.item) : undefined;
   }
 
-  /** The approval item (latest state) and the `approval/requested` params of a request. */
+  /** The approval item (latest state) and the `approvalRequested` params of a request. */
   approval(requestId: string): ProjectedApproval | undefined {
     const entry = this.approvals.get(requestId);
     const live = entry && this.items.get(entry.itemId);
@@ -305,7 +305,7 @@ export class RunProjector {
   }
 
   /**
-   * The `item/started` of the agentMessage an assistant delta opens (none when a message is open,
+   * The `itemStarted` of the agentMessage an assistant delta opens (none when a message is open,
    * the chunk is empty or the turn is finalized). It carries the full state (text `''`), like any
    * other item state, so it can share a commit with the events before the delta; `project` of the
    * same delta then only appends the chunk.
@@ -319,7 +319,7 @@ export class RunProjector {
     return out;
   }
 
-  /** The open agentMessage's id, opening one (its `item/started`) when none is. */
+  /** The open agentMessage's id, opening one (its `itemStarted`) when none is. */
   private openedAgentMessageId(out: ProjectionEffect[], at: number): string {
     if (this.openAgentMessageId !== null) return this.openAgentMessageId;
     const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);

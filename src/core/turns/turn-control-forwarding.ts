@@ -1,7 +1,7 @@
 /**
- * docs/spec/postgres.md §2 "control across instances": `turn/steer`, `turn/followUp`, `turn/interrupt` and
- * `approval/resolve` for a turn that runs on another instance go to that instance and are answered
- * with its answer; `thread/liveState` asks it for the live turn's snapshot (resume across
+ * docs/spec/postgres.md §2 "control across instances": steering (`steerTurn`), follow-ups (`followUpTurn`), interrupts (`interruptTurn`) and
+ * approval resolutions (`resolveApproval`) for a turn that runs on another instance go to that instance and are answered
+ * with its answer; `readLiveState` asks it for the live turn's snapshot (resume across
  * instances). The core only sees this port; the store's driver implements it (PostgreSQL: the
  * NOTIFY channel).
  */

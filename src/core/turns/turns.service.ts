@@ -1,6 +1,6 @@
 /**
  * Turn control (docs/spec/protocol.md §3.9–§3.12) and each turn's background life: start (with the
- * one-active-turn rule), begin (status running, `turn/started`, forwarding), finalization, then the
+ * one-active-turn rule), begin (status running, `turnStarted`, forwarding), finalization, then the
  * thread's queued follow-ups (§3.11); steer, follow-up and interrupt of the active turn.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -36,7 +36,7 @@ import { TurnLauncher, type TurnLaunch } from './turn-launcher';
 import type { StoredThread } from '../store/records';
 import type { ModelResponseEnding } from './model-response-ending';
 
-/** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
+/** Default cancel reason of an interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
 export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 
@@ -56,7 +56,7 @@ export interface StartedCompaction {
 
 export interface InterruptedTurn {
   response: TurnCancellation;
-  /** `approval/resolved` of the approvals the interrupt resolved, after the response. */
+  /** `approvalResolved` of the approvals the interrupt resolved, after the response. */
   announcements: ApprovalAnnouncement[];
 }
 
@@ -167,8 +167,8 @@ export class TurnsService {
   }
 
   /**
-   * `thread/compact` (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
-   * same checks and notifications as turn/start; the runtime compacts the stored history.
+   * Compaction (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
+   * same checks and notifications as a turn start; the runtime compacts the stored history.
    */
   async compact(threadId: string, requesterId: string): Promise<StartedCompaction> {
     const turn = await this.launchFor(threadId, requesterId, (thread) => ({
@@ -243,7 +243,7 @@ export class TurnsService {
     return { response, announcements };
   }
 
-  /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
+  /** §3.9 step 9 (and a follow-up's start): running, `turnStarted`, then background forwarding. */
   private async begin(turn: RunningTurn): Promise<void> {
     const { threadId, turnId } = turn;
     await this.events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'running' });
@@ -266,7 +266,7 @@ export class TurnsService {
 
   /**
    * §8.5 step 5: the thread's slot passes to the next queued follow-up, owned by the previous
-   * turn's owner; a follow-up that cannot start is reported (`error/warning follow_up`) and dropped,
+   * turn's owner; a follow-up that cannot start is reported (`warning follow_up`) and dropped,
    * and the next one is tried. During shutdown none is started.
    */
   private async startNextFollowUp(threadId: string, ownerConnectionId: string): Promise<void> {
