@@ -30,7 +30,7 @@ describe('v1MethodOf', () => {
     expect(new Set(kinds.map((kind) => v1MethodOf(kind))).size).toBe(kinds.length);
   });
 
-  it('returns the same string each time (a table lookup, nothing built per delta)', () => {
+  it('returns the same string each time (a literal, nothing built per delta)', () => {
     expect(v1MethodOf('agentMessageTextDelta')).toBe(v1MethodOf('agentMessageTextDelta'));
   });
 });
