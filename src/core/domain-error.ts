@@ -2,7 +2,7 @@
  * What the core refuses, as typed errors that know nothing of any protocol: each protocol maps a
  * kind to its own error (app-server-v1: errors.ts, the table of docs/spec/protocol.md §6). The messages are
  * the domain's; v1 adopted them verbatim, so its table reads them from here, and a message that
- * reaches a client another way (an `error/warning` about a follow-up that could not start) stays
+ * reaches a client another way (a `warning` about a follow-up that could not start) stays
  * the same text.
  */
 import { causeMessage } from '../runtime/cause-message';
@@ -11,7 +11,7 @@ export const DOMAIN_ERROR_MESSAGES = {
   ThreadNotFound: 'Thread not found',
   ThreadArchived: 'Thread archived',
   ThreadAlreadyHasActiveTurn: 'Thread already has an active turn',
-  // docs/spec/history.md §2 (thread/fork)
+  // docs/spec/history.md §2 (fork)
   ForkTurnNotFound: 'Turn not found in thread',
   ForkNoFinishedTurn: 'Thread has no finished turn',
   UnknownApprovalRequest: 'Unknown approval request',
@@ -55,7 +55,7 @@ export const DomainErrors = {
   forkTurnNotFound: (): DomainError => fixed('ForkTurnNotFound'),
   forkNoFinishedTurn: (): DomainError => fixed('ForkNoFinishedTurn'),
   unknownApprovalRequest: (): DomainError => fixed('UnknownApprovalRequest'),
-  /** `turn/followUp` beyond the per-thread bound (issue 12: unbounded queues ran on for hundreds of turns). */
+  /** A follow-up beyond the per-thread bound (issue 12: unbounded queues ran on for hundreds of turns). */
   followUpQueueFull: (limit: number): DomainError => fixed('FollowUpQueueFull', { limit }),
   activeTurnNotFound: (): DomainError => fixed('ActiveTurnNotFound'),
   turnIdMismatch: (): DomainError => fixed('TurnIdMismatch'),

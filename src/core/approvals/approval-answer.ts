@@ -1,10 +1,10 @@
 /**
- * Approval answers → effective decisions (docs/spec/protocol.md §9.4, §9.5) and the `approval/resolved`
+ * Approval answers → effective decisions (docs/spec/protocol.md §9.4, §9.5) and the `approvalResolved`
  * params (§4.12). Pure and table-tested.
  */
 import type { ApprovalAction, ApprovalDecision } from '../../runtime/approvals/types';
 
-/** The internal reason strings of docs/spec/protocol.md §6 that surface in `approval/resolved.reason`. */
+/** The internal reason strings of docs/spec/protocol.md §6 that surface in `approvalResolved.reason`. */
 export const APPROVAL_REASONS = {
   timedOut: 'approval request timed out',
   clientDisconnected: 'client disconnected',
@@ -14,7 +14,7 @@ export const APPROVAL_REASONS = {
   invalidResponse: 'invalid approval response',
 } as const;
 
-/** How the owner answered the `approval/request` server request. */
+/** How the owner answered its approval question. */
 export type ApprovalAnswer =
   { kind: 'result'; result: unknown } | { kind: 'error'; error: { message: string } };
 

@@ -44,7 +44,7 @@ function escapeControlCharacters(text: string): string {
   });
 }
 
-/** The decision members shared by `approval/resolved` and the completed approval item. */
+/** The decision members shared by `approvalResolved` and the completed approval item. */
 export interface ApprovalDecisionMembers {
   decision: ApprovalDecisionValue;
   reason?: string;
@@ -74,7 +74,7 @@ export function decisionFromResolvedEvent(event: RunEventOf<'approval_resolved'>
   return decisionMembers(decisionOfResolvedEvent(event));
 }
 
-/** The `approval/resolved` params of one request and its decision — whoever resolved it. */
+/** The `approvalResolved` params of one request and its decision — whoever resolved it. */
 export function approvalResolvedParams(
   identity: ApprovalIdentity,
   decision: ApprovalDecision,
@@ -88,7 +88,7 @@ export function approvalResolvedParams(
 }
 
 /**
- * `approval/resolved` params for a request the runtime resolved on its own (docs/spec/protocol.md §9.2): the
+ * `approvalResolved` params for a request the runtime resolved on its own (docs/spec/protocol.md §9.2): the
  * approval route emits them before the approval item completes.
  */
 export function approvalResolvedFromEvent(

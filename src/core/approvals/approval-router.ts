@@ -2,10 +2,10 @@
  * The approval route (docs/spec/protocol.md §9.2–§9.5), the one owner of the server's approval state: the
  * pending requests, their timers, the `allow_session` grants and the providers that read them. It
  * asks the turn owner (through the ApprovalChannel) and resolves each request exactly once — by
- * the owner's answer, `approval/resolve`, timer expiry, `turn/interrupt`, shutdown, or the runtime
+ * the owner's answer, `resolveApproval`, timer expiry, an interrupt, shutdown, or the runtime
  * itself. An owner that goes away does not resolve anything (docs/spec/websocket.md §6): the request is held,
  * its timer keeps running, and it is asked again of the connection that takes the turn over. Resolving withdraws the server request, stops the timer, hands the decision to the run
- * (`RunHandle.approve`) and broadcasts `approval/resolved` exactly once; the turn forwarder waits
+ * (`RunHandle.approve`) and broadcasts `approvalResolved` exactly once; the turn forwarder waits
  * for that broadcast before it completes the approval item (§7.5 approval order).
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -41,7 +41,7 @@ export interface ApprovalTurn {
   readonly abandoned?: boolean;
 }
 
-/** `approval/resolve` params as validated by the dispatcher. */
+/** An approval resolution request's params as validated by the dispatcher. */
 export interface ClientApprovalResolution {
   threadId: string;
   turnId: string;
@@ -51,7 +51,7 @@ export interface ClientApprovalResolution {
   metadata?: Record<string, unknown>;
 }
 
-/** Broadcasts a resolution's `approval/resolved` later (after the resolving handler's response). */
+/** Broadcasts a resolution's `approvalResolved` later (after the resolving handler's response). */
 export type ApprovalAnnouncement = () => Promise<void>;
 
 interface PendingApproval {
@@ -60,7 +60,7 @@ interface PendingApproval {
   /** The connection the server request is pending on; null while held (no owner to ask). */
   sentTo: string | null;
   timer: NodeJS.Timeout | null;
-  /** Set by the first resolution; resolves once its `approval/resolved` is enqueued. */
+  /** Set by the first resolution; resolves once its `approvalResolved` is enqueued. */
   announced: Promise<void> | null;
 }
 
@@ -91,7 +91,7 @@ export class ApprovalRouter {
   }
 
   /**
-   * §9.2 step 2, right after `approval/requested` was broadcast: the timer and the server request
+   * §9.2 step 2, right after `approvalRequested` was broadcast: the timer and the server request
    * to the owner — held while the turn has no reachable owner (docs/spec/websocket.md §6.4); during shutdown
    * an immediate timeout.
    */
@@ -118,7 +118,7 @@ export class ApprovalRouter {
   /**
    * docs/spec/websocket.md §6.2: `ownerId` took the turn over. Every still-pending request of the turn is
    * asked of it, in the order they were first requested, with the same params and request id —
-   * after what its thread/resume hold keeps (so right after the resume response).
+   * after what its resume hold keeps (so right after the resume response).
    */
   handOver(turnId: string, ownerId: string): void {
     for (const entry of this.pending.values()) {
@@ -130,7 +130,7 @@ export class ApprovalRouter {
 
   private ask(entry: PendingApproval, ownerId: string): void {
     entry.sentTo = ownerId;
-    // After `approval/requested` also when the owner is held by its own thread/resume.
+    // After `approvalRequested` also when the owner is held by its own resume.
     this.events.inThreadOrder(entry.turn.threadId, ownerId, () => {
       if (entry.announced !== null || entry.sentTo !== ownerId) return;
       void this.channel
@@ -140,7 +140,7 @@ export class ApprovalRouter {
   }
 
   /**
-   * `approval/resolve` (§3.13): resolves the request only when it was sent to `connectionId` and
+   * `resolveApproval` (§3.13): resolves the request only when it was sent to `connectionId` and
    * belongs to the same thread and turn. Returns the announcement to run after the `{}` response,
    * or null when nothing matched.
    */
@@ -162,7 +162,7 @@ export class ApprovalRouter {
   }
 
   /**
-   * Resolves every unresolved request of the turn as `timeout` with `reason` (turn/interrupt,
+   * Resolves every unresolved request of the turn as `timeout` with `reason` (an interrupt,
    * shutdown). `deferred`: the caller runs the returned announcements after its response.
    */
   resolveTurn(turnId: string, reason: string, mode: 'now' | 'deferred'): ApprovalAnnouncement[] {
@@ -177,7 +177,7 @@ export class ApprovalRouter {
 
   /**
    * Before the forwarder projects `approval_resolved` (§9.2 step 4): waits until the route's
-   * `approval/resolved` is enqueued; when the runtime resolved the request on its own, the route
+   * `approvalResolved` is enqueued; when the runtime resolved the request on its own, the route
    * announces it from the event first.
    */
   async beforeResolvedEvent(turn: ApprovalTurn, event: RunEventOf<'approval_resolved'>): Promise<void> {
@@ -197,7 +197,7 @@ export class ApprovalRouter {
 
   /**
    * The turn ended: stop timers and withdraw what is still pending, without announcing anything —
-   * nothing of a turn is emitted after its `turn/completed` (§7.5).
+   * nothing of a turn is emitted after its `turnCompleted` (§7.5).
    */
   forgetTurn(turnId: string): void {
     for (const [requestId, entry] of this.pending) {
@@ -283,8 +283,8 @@ export class ApprovalRouter {
     const check = this.lease.check();
     if (check !== null) await check;
     if (turn.abandoned === true) return;
-    await this.events.broadcast(turn.threadId, 'approval/resolved', params).catch((error: unknown) => {
-      this.logger.error(`approval/resolved for ${params.requestId} failed: ${causeMessage(error)}`);
+    await this.events.broadcast(turn.threadId, 'approvalResolved', params).catch((error: unknown) => {
+      this.logger.error(`announcing the resolution of ${params.requestId} failed: ${causeMessage(error)}`);
     });
   }
 }

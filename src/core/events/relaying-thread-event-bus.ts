@@ -7,7 +7,7 @@
  * Remote events are handed to the local bus one after another (each settled before the next), so
  * a seam's join (remote-thread-join.ts) lands exactly between two of them.
  */
-import type { ThreadEventBus, ThreadEventDetail, ThreadEventName } from './thread-event-bus';
+import type { ThreadEventBus, ThreadEventDetail, ThreadEventKind } from './thread-event-bus';
 import type { RelayMark, RelayedThreadEvent, ThreadEventRelay } from './thread-event-relay';
 import type { RemoteThreadJoin, ThreadSeam } from './remote-thread-join';
 
@@ -41,12 +41,12 @@ export class RelayingThreadEventBus implements ThreadEventBus, RemoteThreadJoin 
 
   broadcast(
     threadId: string,
-    name: ThreadEventName,
+    kind: ThreadEventKind,
     params: object,
     detail?: ThreadEventDetail,
   ): Promise<void> {
-    this.relay.publish({ threadId, name, params, ...(detail !== undefined ? { detail } : {}) });
-    return this.local.broadcast(threadId, name, params, detail);
+    this.relay.publish({ threadId, kind, params, ...(detail !== undefined ? { detail } : {}) });
+    return this.local.broadcast(threadId, kind, params, detail);
   }
 
   hold(threadId: string, subscriberId: string): void {
@@ -129,7 +129,7 @@ export class RelayingThreadEventBus implements ThreadEventBus, RemoteThreadJoin 
     for (const seam of this.seamsOf(event.threadId))
       if (mark !== undefined && seam.mark?.origin === mark.origin && mark.seq > seam.mark.seq)
         this.joinSeam(seam);
-    await this.local.broadcast(event.threadId, event.name, event.params, event.detail);
+    await this.local.broadcast(event.threadId, event.kind, event.params, event.detail);
     if (mark === undefined) return;
     this.delivered.set(keyOf(mark.origin, event.threadId), mark.seq);
     for (const seam of this.seamsOf(event.threadId))

@@ -6,20 +6,38 @@
  * `hold` / `release` bracket a snapshot (resume = snapshot + cursor, atomically).
  */
 
-/** The thread-scoped events the domain produces (named as in docs/spec/protocol.md §4). */
-export type ThreadEventName =
-  | 'thread/archived'
-  | 'thread/status/changed'
-  | 'thread/updated'
-  | 'turn/started'
-  | 'turn/completed'
-  | 'item/started'
-  | 'item/agentMessage/delta'
-  | 'item/toolCall/delta'
-  | 'item/completed'
-  | 'approval/requested'
-  | 'approval/resolved'
-  | 'error/warning';
+/**
+ * What happens on a thread, as the domain names it. Each protocol maps a kind to its own wire
+ * (App Server v1: protocols/app-server-v1/delivery/v1-notification-methods.ts; ACP:
+ * protocols/acp/session-updates.ts), so the core never names a protocol's method. A delta kind
+ * (`…Delta`) says what a delta adds to its item: a new kind of item content (reasoning text,
+ * command output) is one more delta kind here, then one more case in each protocol's mapping.
+ */
+export type ThreadEventKind =
+  /** The thread was archived (params: threadId, archived). */
+  | 'threadArchived'
+  /** The thread's status changed (params: threadId, status). */
+  | 'threadStatusChanged'
+  /** The thread's metadata changed (params: the thread as subscribers see it). */
+  | 'threadUpdated'
+  | 'turnStarted'
+  /** The turn ended (params: its completion, TurnCompletedParams). */
+  | 'turnCompleted'
+  /** An item began (params: the item). */
+  | 'itemStarted'
+  /** An agent message's text grew (params: the item plus the new chunk). */
+  | 'agentMessageTextDelta'
+  /** A tool call's arguments are known (params: the item plus its arguments). */
+  | 'toolCallArgumentsDelta'
+  /** An item reached its final state (params: the item). */
+  | 'itemCompleted'
+  | 'approvalRequested'
+  | 'approvalResolved'
+  /** Something went wrong without ending the turn (params: ErrorWarningParams). */
+  | 'warning';
+
+/** The kinds that add to an item in progress rather than restate it. */
+export type ItemDeltaKind = Extract<ThreadEventKind, `${string}Delta`>;
 
 /**
  * What an event knows beyond its params, for a protocol whose wire shows more than the App
@@ -27,7 +45,7 @@ export type ThreadEventName =
  * (docs/spec/protocol.md §4), while ACP shows the call with the model's arguments (docs/spec/acp.md §3 `rawInput`).
  */
 export interface ThreadEventDetail {
-  /** `item/completed` of a toolCall that never started: the arguments the model planned for it. */
+  /** `itemCompleted` of a toolCall that never started: the arguments the model planned for it. */
   plannedArguments?: Record<string, unknown>;
 }
 
@@ -35,7 +53,7 @@ export interface ThreadEventBus {
   /** To every current subscriber of the thread; settled once the event is in the thread's log. */
   broadcast(
     threadId: string,
-    name: ThreadEventName,
+    kind: ThreadEventKind,
     params: object,
     detail?: ThreadEventDetail,
   ): Promise<void>;

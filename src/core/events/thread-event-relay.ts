@@ -4,11 +4,11 @@
  * subscribers as if produced here. The core only sees this port; the store's driver implements it
  * (PostgreSQL: LISTEN/NOTIFY). Absent (SQLite), nothing leaves the process.
  */
-import type { ThreadEventDetail, ThreadEventName } from './thread-event-bus';
+import type { ThreadEventDetail, ThreadEventKind } from './thread-event-bus';
 
 export interface RelayedThreadEvent {
   threadId: string;
-  name: ThreadEventName;
+  kind: ThreadEventKind;
   params: object;
   detail?: ThreadEventDetail;
   /** Where a received event stands in its sender's sequence (absent on state re-read after a gap). */
@@ -34,7 +34,7 @@ export interface ThreadEventRelay {
    */
   setLocalTurns(isLocalTurn: (threadId: string) => boolean): void;
   /**
-   * The text of another instance's agentMessage still streaming, as relayed here (item/started's
+   * The text of another instance's agentMessage still streaming, as relayed here (its itemStarted
    * text plus every delta since); undefined when none is known.
    */
   streamedText(itemId: string): string | undefined;

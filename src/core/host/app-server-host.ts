@@ -8,7 +8,7 @@ export interface HostTurnRequest {
   agentKey: string;
   /** The thread's cwd, verbatim. */
   cwd: string | null;
-  /** Thread metadata overlaid key-by-key by turn/start metadata (turn wins). */
+  /** Thread metadata overlaid key-by-key by the turn's start metadata (turn wins). */
   metadata: Record<string, unknown>;
 }
 

@@ -1,4 +1,4 @@
-/** docs/spec/mcp.md §5 `mcpServer/list`: the process-level servers, plus a thread's; -32020 for an unknown thread. */
+/** docs/spec/mcp.md §5 (the MCP server list): the process-level servers, plus a thread's; -32020 for an unknown thread. */
 import { Inject, Injectable } from '@nestjs/common';
 import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import type { McpServerConfig } from '../../runtime/tools/mcp/server-config';

@@ -1,7 +1,7 @@
 /**
  * The App Server's MCP servers (docs/spec/mcp.md §1, §2, §5): which servers a turn uses (process config <
  * host agent < thread, a later source wins per name), one shared handle per resolved process/host
- * config, one handle per thread-level server, the `mcpServer/list` view, and closing everything at
+ * config, one handle per thread-level server, the MCP server list view, and closing everything at
  * shutdown (a start still in progress included). Starting, calling and restarting are the runtime
  * tool source's (runtime/tools/mcp).
  */
@@ -56,7 +56,7 @@ export class McpServers implements OnApplicationShutdown {
     );
   }
 
-  /** §5 `mcpServer/list`: never starts a server. */
+  /** §5 (the MCP server list): never starts a server. */
   list(threadId: string | null, threadServers: Record<string, McpServerConfig> | null): McpServerInfo[] {
     const entries =
       threadId === null

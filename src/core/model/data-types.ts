@@ -123,7 +123,7 @@ export const AppThread = define(
 );
 
 /**
- * The terminal members of `turn/completed` (§4.6) minus threadId/turnId/runId/status. Every member is
+ * The terminal members of `turnCompleted` (§4.6) minus threadId/turnId/runId/status. Every member is
  * optional: `{}` while running, `{"error": …}` for a restart-recovered turn.
  */
 export const turnResultMembers = {
@@ -202,7 +202,7 @@ export const appToolMetadataShape = object({
 
 // The shapes core answers with (docs/spec/protocol.md §3, docs/spec/history.md §2); protocols give them their names.
 
-/** A thread as just started or resumed by its requester: the `thread/start` result. */
+/** A thread as just started or resumed by its requester: the start result. */
 export const threadSummaryShape = object({
   threadId: string(),
   agentKey: string(),
@@ -223,7 +223,7 @@ export const threadForkShape = object({
   mcpServers: optional(jsonObject()),
 });
 
-/** The thread, its turns and an item window (`thread/read`, `thread/resume`). */
+/** The thread, its turns and an item window (a read, a resume). */
 export const threadSnapshotShape = object({
   thread: AppThread,
   turns: array(AppTurn),
@@ -240,7 +240,7 @@ export const threadUnsubscriptionShape = object({
   closed: boolean(),
 });
 
-/** `thread/compact` (docs/spec/history.md §1): the compaction turn just started. */
+/** Compaction (docs/spec/history.md §1): the compaction turn just started. */
 export const turnCompactionShape = object({ threadId: string(), turnId: string() });
 
 export const turnStartShape = object({ threadId: string(), turnId: string(), status: literal('running') });
@@ -307,7 +307,7 @@ export const errorWarningShape = object({
   message: string(),
 });
 
-/** `item/agentMessage/delta`: the item's identity and state, `payload.text` = `delta` = the new chunk (§4.8 v1.1). */
+/** `agentMessageTextDelta`: the item's identity and state, `payload.text` = `delta` = the new chunk (§4.8 v1.1). */
 export const agentMessageDeltaShape = object({
   ...appItemMembers,
   type: literal('agentMessage'),
@@ -316,7 +316,7 @@ export const agentMessageDeltaShape = object({
   delta: string(),
 });
 
-/** `item/toolCall/delta`: the toolCall item right after its `item/started`, plus its arguments (§4.9). */
+/** `toolCallArgumentsDelta`: the toolCall item right after its `itemStarted`, plus its arguments (§4.9). */
 export const toolCallDeltaShape = object({
   ...appItemMembers,
   type: literal('toolCall'),
@@ -324,7 +324,7 @@ export const toolCallDeltaShape = object({
   delta: jsonObject(),
 });
 
-// docs/spec/mcp.md §5: one server of `mcpServer/list`.
+// docs/spec/mcp.md §5: one server of the MCP server list.
 export const mcpServerInfoShape = object({
   name: string(),
   source: oneOfStrings(['config', 'host', 'thread']),

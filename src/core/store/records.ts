@@ -21,7 +21,7 @@ export interface StoredThread {
   archivedAt: number | null;
   activeTurnId: string | null;
   forkedFrom: ForkOrigin | null;
-  /** docs/spec/mcp.md §1: thread-level MCP servers as given to `thread/start` (unmasked); null when none. */
+  /** docs/spec/mcp.md §1: thread-level MCP servers as given at the thread's start (unmasked); null when none. */
   mcpServers: Record<string, unknown> | null;
   /** docs/spec/sandbox.md §1: the thread's effective mode; null for threads stored before v1.2. */
   sandbox: SandboxMode | null;
@@ -102,7 +102,7 @@ export interface NewTurn {
   turnId: string;
   threadId: string;
   runId: string | null;
-  /** The turn/start (or follow-up) input, verbatim. */
+  /** The start (or follow-up) input, verbatim. */
   input: Record<string, unknown>[];
   startedAt: number;
   /** Default: this process. */
@@ -118,11 +118,11 @@ export interface NewTurn {
 export interface TurnCompletion {
   status: Exclude<TurnStatus, 'running'>;
   completedAt: number;
-  /** turn/completed params without threadId, turnId, runId, status (docs/spec/protocol.md §4.6). */
+  /** turnCompleted params without threadId, turnId, runId, status (docs/spec/protocol.md §4.6). */
   result: Record<string, unknown>;
 }
 
-/** What thread/read and thread/resume return, as stored (the live turn is overlaid by the caller). */
+/** What reads and resumes return, as stored (the live turn is overlaid by the caller). */
 export interface StoredThreadSnapshot {
   thread: StoredThread;
   /** All turns, in creation order. */

@@ -1,7 +1,7 @@
 /**
  * The store already holds a running turn for the thread (docs/spec/protocol.md §8.2), possibly written by
  * another server process on the same store. Every store implementation rejects `beginTurn` with
- * it; it is the domain's ThreadAlreadyHasActiveTurn, so turn/start answers -32602.
+ * it; it is the domain's ThreadAlreadyHasActiveTurn, so a turn start answers -32602.
  */
 import { DOMAIN_ERROR_MESSAGES, DomainError } from '../domain-error';
 

@@ -35,7 +35,7 @@ import type {
   ThreadResumeRequest,
   ThreadStartRequest,
 } from './thread-requests';
-import { THREAD_EVENT_BUS, type ThreadEventBus, type ThreadEventName } from '../events/thread-event-bus';
+import { THREAD_EVENT_BUS, type ThreadEventBus, type ThreadEventKind } from '../events/thread-event-bus';
 import { reportedThreadStatus } from './thread-status';
 import { plannedToolArguments } from './planned-tool-arguments';
 import { ThreadSubscriptions } from '../events/thread-subscriptions';
@@ -55,9 +55,9 @@ function sandboxMember(mode: SandboxMode | undefined): { sandbox?: SandboxMode }
   return mode === undefined ? {} : { sandbox: mode };
 }
 
-const LIVE_STATE_METHOD = 'thread/liveState';
+const LIVE_STATE_OPERATION = 'readLiveState';
 
-/** A running turn's live items as its instance answers `thread/liveState`. */
+/** A running turn's live items as its instance answers `readLiveState`. */
 interface LiveState {
   items: ItemVersion[];
   mark: RelayMark;
@@ -68,9 +68,9 @@ export interface ItemWindow {
   limit?: number;
 }
 
-/** A notification a thread change sends its subscribers (and its requester): §3.7, docs/spec/history.md §3. */
+/** An event a thread change announces to its subscribers (and its requester): §3.7, docs/spec/history.md §3. */
 export interface ThreadNotice {
-  name: Extract<ThreadEventName, 'thread/archived' | 'thread/status/changed' | 'thread/updated'>;
+  kind: Extract<ThreadEventKind, 'threadArchived' | 'threadStatusChanged' | 'threadUpdated'>;
   params: object;
 }
 
@@ -92,8 +92,8 @@ export class ThreadsService {
     @Inject(REMOTE_THREAD_JOIN) private readonly join: RemoteThreadJoin | null,
     @Optional() @Inject(SERVER_SANDBOX) private readonly sandbox: ServerSandbox | null = null,
   ) {
-    remote?.answerWith((method, params, origin) =>
-      method === LIVE_STATE_METHOD ? this.answerLiveState(params, origin) : undefined,
+    remote?.answerWith((operation, params, origin) =>
+      operation === LIVE_STATE_OPERATION ? this.answerLiveState(params, origin) : undefined,
     );
   }
 
@@ -116,7 +116,7 @@ export class ThreadsService {
    * §3.4: clears the closed flag; with `subscribe` the requester is subscribed and held BEFORE the
    * snapshot is taken, so every notification produced after the snapshot reaches it after the response.
    * A subscribing resume also takes over a live turn that has no owner (docs/spec/websocket.md §6.2): its
-   * pending `approval/request`s follow the held notifications, right after the response.
+   * pending approval questions follow the held notifications, right after the response.
    */
   async resume(params: ThreadResumeRequest, requesterId: string): Promise<ResumeOutcome> {
     const { threadId } = await this.requireThread(params.threadId);
@@ -170,7 +170,7 @@ export class ThreadsService {
       this.events.hold(threadId, requesterId);
       this.subscriptions.subscribe(threadId, requesterId);
     });
-    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId, requesterId });
+    const answer = await this.remote.forward(LIVE_STATE_OPERATION, { threadId, requesterId });
     if ('error' in answer) {
       seam.cancel();
       // The owner finished meanwhile (nobody runs it now): the stored snapshot is the live one.
@@ -204,7 +204,7 @@ export class ThreadsService {
    * Another instance resumes a thread whose turn runs here: the live items and how far this
    * instance's events of the thread go; then, as a resume here would, its requester takes the turn
    * over when the turn has no reachable owner (docs/spec/websocket.md §6) — after the answer, so its
-   * `approval/request`s follow the snapshot.
+   * approval questions follow the snapshot.
    */
   private answerLiveState(params: Record<string, unknown>, origin: string): ForwardedReply | undefined {
     const threadId = params.threadId;
@@ -212,7 +212,7 @@ export class ThreadsService {
     const turn = this.activeTurns.live(threadId);
     if (turn === undefined) return undefined;
     const state: LiveState = { items: turn.projector.liveItems(), mark: this.join.markOf(threadId) };
-    // A read (thread/read, a resume without subscribe) takes nothing over.
+    // A read (or a resume without subscribe) takes nothing over.
     if (params.requesterId === undefined) return { result: state };
     const requester = remoteOwnerId(origin, String(params.requesterId));
     return { result: state, afterAnswer: () => void this.ownership.claimIfUnowned(threadId, requester) };
@@ -243,8 +243,8 @@ export class ThreadsService {
     if (archived === null) throw DomainErrors.threadNotFound();
     this.subscriptions.clearClosed(threadId);
     return [
-      { name: 'thread/archived', params: { threadId, archived: true } },
-      { name: 'thread/status/changed', params: { threadId, status: 'archived' } },
+      { kind: 'threadArchived', params: { threadId, archived: true } },
+      { kind: 'threadStatusChanged', params: { threadId, status: 'archived' } },
     ];
   }
 
@@ -253,7 +253,7 @@ export class ThreadsService {
    * (docs/spec/postgres.md §2) and protocol serves it; the caller adds the requester if it is not one.
    */
   async announce(threadId: string, notices: readonly ThreadNotice[]): Promise<void> {
-    for (const { name, params } of notices) await this.events.broadcast(threadId, name, params);
+    for (const { kind, params } of notices) await this.events.broadcast(threadId, kind, params);
   }
 
   /** docs/spec/history.md §2: the copy is never archived; the requester is subscribed to it. */
@@ -288,7 +288,7 @@ export class ThreadsService {
 
   /**
    * docs/spec/history.md §3; archived threads can be updated too. The thread as this server reports it (the
-   * response), and the `thread/updated` notice for the subscribers: it carries the status without
+   * response), and the `threadUpdated` notice for the subscribers: it carries the status without
    * this server's closed flag, which is in memory per server (§8.1), and a subscriber's own server
    * never reports its thread closed (subscribing clears the flag).
    */
@@ -301,7 +301,7 @@ export class ThreadsService {
     const forSubscribers = toAppThread(updated, this.statusOf(updated, false));
     return {
       thread: this.toWire(updated),
-      notices: [{ name: 'thread/updated', params: { thread: forSubscribers } }],
+      notices: [{ kind: 'threadUpdated', params: { thread: forSubscribers } }],
     };
   }
 
@@ -329,7 +329,7 @@ export class ThreadsService {
       closed: withClosedFlag && this.subscriptions.isClosed(thread.threadId),
       archived: thread.archivedAt !== null,
       // Running here, or on another instance (or process) of the store: the thread answers
-      // turn/start with -32602 either way, and its stored turn says running (§8.1, docs/spec/postgres.md §2).
+      // a turn start with -32602 either way, and its stored turn says running (§8.1, docs/spec/postgres.md §2).
       running: this.activeTurns.isRunning(thread.threadId) || thread.activeTurnId != null,
     });
   }
@@ -402,7 +402,7 @@ export class ThreadsService {
     const local = this.activeTurns.live(threadId);
     if (local !== undefined) return local.projector.liveItems();
     if (activeTurnId === null || this.remote === null) return [];
-    const answer = await this.remote.forward(LIVE_STATE_METHOD, { threadId }).catch(() => null);
+    const answer = await this.remote.forward(LIVE_STATE_OPERATION, { threadId }).catch(() => null);
     return answer !== null && 'result' in answer ? (answer.result as LiveState).items : null;
   }
 

@@ -1,10 +1,10 @@
 /**
  * The one-active-turn-per-thread rule (docs/spec/protocol.md §8.2) in memory. A thread's slot goes
- * `starting` (turn/start or a follow-up is resolving the host and starting the run) → `running`
+ * `starting` (a start or a follow-up is resolving the host and starting the run) → `running`
  * (the turn is active: steer, follow-up and interrupt reach it) → `finishing` (the turn ended and
  * is emitting its last notifications) → free, or back to `starting` for the next follow-up. Any
- * slot makes the thread busy for turn/start, so nothing of a new turn can be emitted before the
- * previous `turn/completed`.
+ * slot makes the thread busy for a new start, so nothing of a new turn can be emitted before the
+ * previous `turnCompleted`.
  */
 import { Injectable } from '@nestjs/common';
 import type { RunningTurn } from './running-turn';

@@ -1,5 +1,5 @@
 /**
- * `approval/resolve` wherever the turn runs (docs/spec/postgres.md §2 "control across instances"): resolved
+ * `resolveApproval` wherever the turn runs (docs/spec/postgres.md §2 "control across instances"): resolved
  * here when the request was sent to the requester by this instance; else, when the turn runs on
  * another instance of the store, that instance resolves it for the requester (its owner there is
  * the requester's remote id) and its answer is the answer.
@@ -20,7 +20,7 @@ import {
 } from '../approvals/approval-router';
 import { remoteOwnerId } from '../approvals/remote-owner';
 
-const FORWARDED_METHOD = 'approval/resolve';
+const FORWARDED_OPERATION = 'resolveApproval';
 
 @Injectable()
 export class ApprovalResolutions {
@@ -30,8 +30,8 @@ export class ApprovalResolutions {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
   ) {
-    remote?.answerWith((method, params, origin) =>
-      method === FORWARDED_METHOD ? this.answerForwarded(params, origin) : undefined,
+    remote?.answerWith((operation, params, origin) =>
+      operation === FORWARDED_OPERATION ? this.answerForwarded(params, origin) : undefined,
     );
   }
 
@@ -50,7 +50,7 @@ export class ApprovalResolutions {
     // Only a turn the store says is active elsewhere has an owner instance to ask.
     const stored = await this.store.threads.get(resolution.threadId);
     if (stored?.activeTurnId !== resolution.turnId) throw DomainErrors.unknownApprovalRequest();
-    const answer = await this.remote.forward(FORWARDED_METHOD, { resolution, requesterId: connectionId });
+    const answer = await this.remote.forward(FORWARDED_OPERATION, { resolution, requesterId: connectionId });
     if ('error' in answer) throw new DomainError(answer.error.kind, answer.error.message, answer.error.data);
     return null;
   }

@@ -7,7 +7,7 @@ import type { RunResult } from '../../runtime/run-config';
 import { copyJson } from '../model/json-copy';
 import { deriveInputText } from './input-text';
 
-/** An agent turn (turn/start, follow-ups) or a compaction turn (thread/compact, docs/spec/history.md §1). */
+/** An agent turn (a start, follow-ups) or a compaction turn (docs/spec/history.md §1). */
 export type TurnKind = 'agent' | 'compaction';
 
 /**

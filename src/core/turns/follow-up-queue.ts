@@ -1,9 +1,9 @@
-/** Per-thread FIFO of `turn/followUp` inputs (docs/spec/protocol.md §3.11), in memory, bounded per thread. */
+/** Per-thread FIFO of follow-up inputs (docs/spec/protocol.md §3.11), in memory, bounded per thread. */
 import { Injectable } from '@nestjs/common';
 import { DomainErrors } from '../domain-error';
 
 /**
- * At most this many follow-ups wait per thread: without a bound a client looping on `turn/followUp`
+ * At most this many follow-ups wait per thread: without a bound a client looping on follow-ups
  * queued hundreds of turns that kept running long after it gave up.
  */
 export const MAX_QUEUED_FOLLOW_UPS = 64;
@@ -29,8 +29,8 @@ export class FollowUpQueue {
   }
 
   /**
-   * Forgets the thread's queued inputs and tells how many there were: `turn/interrupt
-   * {clearFollowUps: true}` (docs/spec/protocol.md §3.12 v1.2), or their turn ended elsewhere
+   * Forgets the thread's queued inputs and tells how many there were: an interrupt with
+   * `clearFollowUps: true` (docs/spec/protocol.md §3.12 v1.2), or their turn ended elsewhere
    * (docs/spec/postgres.md §2 instance loss).
    */
   clear(threadId: string): number {

@@ -1,10 +1,10 @@
 /**
  * docs/spec/postgres.md §2 instance loss: a survivor recovered another instance's running turns in the
- * store; their subscribers learn it as from any turn end — `item/completed` of each item the
+ * store; their subscribers learn it as from any turn end — `itemCompleted` of each item the
  * recovery interrupted, as stored (an agentMessage they saw streaming: a bubble to close,
  * docs/spec/protocol.md §8.3; its text is the one relayed so far, which the store never had: clients
- * replace a message's text with item/completed's), then `thread/status/changed(idle)` (unless archived), then
- * `turn/completed {status: "interrupted", error}` with the empty token ledger.
+ * replace a message's text with itemCompleted's), then `threadStatusChanged(idle)` (unless archived), then
+ * `turnCompleted {status: "interrupted", error}` with the empty token ledger.
  */
 import { emptyProtocolTokenUsage } from '../../runtime/usage/usage-ledger';
 import type { ThreadEventBus } from '../events/thread-event-bus';
@@ -35,12 +35,12 @@ export async function announceLostTurns(
       if (item === undefined) continue;
       const text = item.type === 'agentMessage' ? streamedText(itemId) : undefined;
       const closed = text === undefined ? item : { ...item, payload: { ...item.payload, text } };
-      await events.broadcast(threadId, 'item/completed', closed);
+      await events.broadcast(threadId, 'itemCompleted', closed);
     }
     if (snapshot.thread.archivedAt === null) {
-      await events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+      await events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'idle' });
     }
-    await events.broadcast(threadId, 'turn/completed', {
+    await events.broadcast(threadId, 'turnCompleted', {
       threadId,
       turnId,
       runId: turn?.runId ?? '',

@@ -1,4 +1,4 @@
-/** What the run projector asks its caller to do, in order: persist item states, send notifications. */
+/** What the run projector asks its caller to do, in order: persist item states, announce thread events. */
 import type { ItemVersion } from '../store/records';
 import type { ThreadEventDetail } from '../events/thread-event-bus';
 import type { Message } from '../../runtime/messages';
@@ -12,15 +12,16 @@ import type {
 
 export type { AgentMessageDeltaParams, ToolCallDeltaParams };
 
+/** A thread event the projector produces (a subset of ThreadEventKind, with its params' type). */
 export type ProjectedNotification =
-  | { method: 'item/started'; params: AppItem }
-  | { method: 'item/completed'; params: AppItem; detail?: ThreadEventDetail }
-  | { method: 'item/agentMessage/delta'; params: AgentMessageDeltaParams }
-  | { method: 'item/toolCall/delta'; params: ToolCallDeltaParams }
-  | { method: 'approval/requested'; params: ApprovalRequestParams }
-  | { method: 'error/warning'; params: ErrorWarningParams };
+  | { kind: 'itemStarted'; params: AppItem }
+  | { kind: 'itemCompleted'; params: AppItem; detail?: ThreadEventDetail }
+  | { kind: 'agentMessageTextDelta'; params: AgentMessageDeltaParams }
+  | { kind: 'toolCallArgumentsDelta'; params: ToolCallDeltaParams }
+  | { kind: 'approvalRequested'; params: ApprovalRequestParams }
+  | { kind: 'warning'; params: ErrorWarningParams };
 
-export type ProjectedNotificationMethod = ProjectedNotification['method'];
+export type ProjectedNotificationKind = ProjectedNotification['kind'];
 
 /**
  * A new item state with its change counter values. `persist` is true at creation and at the

@@ -2,7 +2,7 @@
  * RunEvent → item / notification projection of one turn (docs/spec/protocol.md §8.3–§8.6). PURE: no I/O,
  * the clock and the id generator are injected. The caller persists `item` effects whose `persist`
  * is true and sends the notifications, in effect order; the approval route adds the
- * `approval/request` server request and `approval/resolved` (§9.2), which are not effects here.
+ * owner's approval question and `approvalResolved` (§9.2), which are not effects here.
  */
 import type { RunEvent, RunEventOf } from '../../runtime/events/types';
 import type { Message } from '../../runtime/messages';
@@ -40,7 +40,7 @@ export interface RunProjectorContext {
   threadId: string;
   turnId: string;
   runId: string;
-  /** Default `agent`. A compaction turn (thread/compact) projects no userMessage (docs/spec/history.md §1). */
+  /** Default `agent`. A compaction turn projects no userMessage (docs/spec/history.md §1). */
   kind?: TurnKind;
   /** The turn's input array, verbatim (userMessage `payload.input`). */
   input: readonly Record<string, unknown>[];
@@ -59,7 +59,7 @@ export interface SteerRegistration {
   steerId?: string;
   /** The derived text passed to `RunHandle.steer`; fallback match against `steer_applied.input`. */
   text: string;
-  /** The `turn/steer` input array. */
+  /** The steering input array. */
   input: readonly Record<string, unknown>[];
 }
 
@@ -78,7 +78,7 @@ export interface TurnFinalization extends ConversationWrite {
   effects: ProjectionEffect[];
   status: FinalTurnStatus;
   completedAt: number;
-  /** Broadcast as `turn/completed` after `thread/status/changed(idle)`. */
+  /** Broadcast as `turnCompleted` after `threadStatusChanged(idle)`. */
   turnCompleted: TurnCompletedParams;
   /** `AppTurn.result` to store. */
   result: Record<string, unknown>;
@@ -198,7 +198,7 @@ export class RunProjector {
         // docs/spec/mcp.md §2: a server that failed to start, found before the run's first model call.
         if (event.level === 'warning' && event.code === MCP_SERVER_UNAVAILABLE)
           this.notify(out, {
-            method: 'error/warning',
+            kind: 'warning',
             params: this.warning('mcp_server_unavailable', String(event.details.message)),
           });
         break;
@@ -229,7 +229,7 @@ export class RunProjector {
       this.projectRunError(out, outcome.error, this.context.now());
     } else if (outcome.kind === 'streamFailed') {
       this.notify(out, {
-        method: 'error/warning',
+        kind: 'warning',
         params: this.warning('event_stream', outcome.error),
       });
     }
@@ -268,7 +268,7 @@ export class RunProjector {
     return live ? copyJson(live.item) : undefined;
   }
 
-  /** The approval item (latest state) and the `approval/requested` params of a request. */
+  /** The approval item (latest state) and the `approvalRequested` params of a request. */
   approval(requestId: string): ProjectedApproval | undefined {
     const entry = this.approvals.get(requestId);
     const live = entry && this.items.get(entry.itemId);
@@ -293,7 +293,7 @@ export class RunProjector {
     if (steered) payload.steered = true;
     else this.userMessageProjected = true;
     const item = this.create(out, 'userMessage', 'completed', payload, at);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectSteer(out: ProjectionEffect[], event: RunEventOf<'steer_applied'>): void {
@@ -305,7 +305,7 @@ export class RunProjector {
   }
 
   /**
-   * The `item/started` of the agentMessage an assistant delta opens (none when a message is open,
+   * The `itemStarted` of the agentMessage an assistant delta opens (none when a message is open,
    * the chunk is empty or the turn is finalized). It carries the full state (text `''`), like any
    * other item state, so it can share a commit with the events before the delta; `project` of the
    * same delta then only appends the chunk.
@@ -319,13 +319,13 @@ export class RunProjector {
     return out;
   }
 
-  /** The open agentMessage's id, opening one (its `item/started`) when none is. */
+  /** The open agentMessage's id, opening one (its `itemStarted`) when none is. */
   private openedAgentMessageId(out: ProjectionEffect[], at: number): string {
     if (this.openAgentMessageId !== null) return this.openAgentMessageId;
     const started = this.create(out, 'agentMessage', 'inProgress', { text: '' }, at);
     this.openAgentMessageId = started.itemId;
     this.lastAgentMessageId = started.itemId;
-    this.notify(out, { method: 'item/started', params: started });
+    this.notify(out, { kind: 'itemStarted', params: started });
     return started.itemId;
   }
 
@@ -345,7 +345,7 @@ export class RunProjector {
     // of a streamed delta, and gave each params object a shape that JSON.stringify walks slowly.
     const { itemId, threadId, turnId, createdAt, updatedAt } = live.item;
     this.notify(out, {
-      method: 'item/agentMessage/delta',
+      kind: 'agentMessageTextDelta',
       // type and status are restated with their (unchanged) values, so the delta's type is exact.
       params: {
         itemId,
@@ -400,8 +400,8 @@ export class RunProjector {
       ...sandbox,
     };
     this.approvals.set(event.request_id, { itemId: item.itemId, params });
-    this.notify(out, { method: 'item/started', params: item });
-    this.notify(out, { method: 'approval/requested', params: copyJson(params) });
+    this.notify(out, { kind: 'itemStarted', params: item });
+    this.notify(out, { kind: 'approvalRequested', params: copyJson(params) });
   }
 
   private projectApprovalResolved(out: ProjectionEffect[], event: RunEventOf<'approval_resolved'>): void {
@@ -411,7 +411,7 @@ export class RunProjector {
     if (!live || live.item.status !== 'inProgress') return;
     const payload = { ...live.item.payload, ...decisionFromResolvedEvent(event) };
     const item = this.change(out, live, { status: 'completed', payload }, eventTime(event), true);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectToolCallStarted(out: ProjectionEffect[], event: RunEventOf<'tool_call_started'>): void {
@@ -424,9 +424,9 @@ export class RunProjector {
     };
     const item = this.create(out, 'toolCall', 'inProgress', payload, eventTime(event));
     this.startedToolCalls.set(event.tool_call_id, item.itemId);
-    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, { kind: 'itemStarted', params: item });
     this.notify(out, {
-      method: 'item/toolCall/delta',
+      kind: 'toolCallArgumentsDelta',
       params: {
         ...copyJson(item),
         type: 'toolCall',
@@ -449,7 +449,7 @@ export class RunProjector {
         ...completionMembers(event),
       };
       const item = this.change(out, started, { status, payload }, at, true);
-      this.notify(out, { method: 'item/completed', params: item });
+      this.notify(out, { kind: 'itemCompleted', params: item });
       return;
     }
     // Never started (policy, validation, approval deny/timeout, steering skip, cancellation): born final, no arguments.
@@ -463,7 +463,7 @@ export class RunProjector {
     const item = this.create(out, 'toolCall', status, payload, at);
     const planned = this.plannedArguments.get(event.tool_call_id);
     this.notify(out, {
-      method: 'item/completed',
+      kind: 'itemCompleted',
       params: item,
       ...(planned !== undefined ? { detail: { plannedArguments: planned } } : {}),
     });
@@ -477,7 +477,7 @@ export class RunProjector {
     const payload = { trigger: event.trigger };
     const item = this.create(out, 'contextCompaction', 'inProgress', payload, eventTime(event));
     this.openCompactionId = item.itemId;
-    this.notify(out, { method: 'item/started', params: item });
+    this.notify(out, { kind: 'itemStarted', params: item });
   }
 
   /** Completed with the figures (and the summary unless skipped); the history replacement rides along. */
@@ -525,7 +525,7 @@ export class RunProjector {
           this.mustGet(this.create(out, 'contextCompaction', 'inProgress', { trigger }, at).itemId);
     const history = compactedHistory === undefined ? {} : { compactedHistory: copyJson(compactedHistory) };
     const item = this.change(out, live, { status, payload }, at, true, history);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   /** §8.4: a born-complete `{text, final: true}` unless the last agentMessage already says it. */
@@ -542,7 +542,7 @@ export class RunProjector {
       this.context.now(),
     );
     this.lastAgentMessageId = item.itemId;
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private projectRunError(out: ProjectionEffect[], message: string, at: number): void {
@@ -550,8 +550,8 @@ export class RunProjector {
     if (this.errorMessages.has(message)) return;
     this.errorMessages.add(message);
     const item = this.create(out, 'error', 'completed', { message }, at);
-    this.notify(out, { method: 'item/completed', params: item });
-    this.notify(out, { method: 'error/warning', params: this.warning('run_failed', message) });
+    this.notify(out, { kind: 'itemCompleted', params: item });
+    this.notify(out, { kind: 'warning', params: this.warning('run_failed', message) });
   }
 
   // --- item state ------------------------------------------------------------------------------
@@ -601,7 +601,7 @@ export class RunProjector {
 
   private complete(out: ProjectionEffect[], itemId: string, status: AppItemStatus, at: number): void {
     const item = this.change(out, this.mustGet(itemId), { status }, at, true);
-    this.notify(out, { method: 'item/completed', params: item });
+    this.notify(out, { kind: 'itemCompleted', params: item });
   }
 
   private notify(out: ProjectionEffect[], notification: ProjectedNotification): void {

@@ -11,11 +11,11 @@ export interface RunningTurnInit {
   threadId: string;
   turnId: string;
   runId: string;
-  /** An agent turn, or a thread/compact compaction turn (docs/spec/history.md §1). */
+  /** An agent turn, or a compaction turn (docs/spec/history.md §1). */
   kind: TurnKind;
-  /** The turn/start (or follow-up) input, verbatim (`[]` for a compaction turn). */
+  /** The start (or follow-up) input, verbatim (`[]` for a compaction turn). */
   input: Record<string, unknown>[];
-  /** The connection whose turn/start created the turn (follow-ups: the previous owner). */
+  /** The connection whose start request created the turn (follow-ups: the previous owner). */
   ownerConnectionId: string;
   handle: RunHandle;
   projector: RunProjector;

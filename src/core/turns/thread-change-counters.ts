@@ -18,7 +18,7 @@ export class ThreadChangeCounters {
   async counterFor(threadId: string): Promise<ThreadChangeCounter> {
     const known = this.counters.get(threadId);
     // A known counter is good enough when the store cannot answer now: the turn then reports the
-    // store's failures as they happen (error/warning `store`), as it always has.
+    // store's failures as they happen (warning `store`), as it always has.
     const stored = await this.store.items
       .lastChangeSeq(threadId)
       .catch((error: unknown) => (known === undefined ? Promise.reject(error) : known.last));

@@ -1,5 +1,5 @@
 /**
- * `turn/completed` params and the stored turn `result` from how the turn ended
+ * `turnCompleted` params and the stored turn `result` from how the turn ended
  * (docs/spec/protocol.md §4.6, §8.6). Pure.
  */
 import type { RunResult } from '../../runtime/run-config';

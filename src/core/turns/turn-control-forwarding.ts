@@ -1,14 +1,14 @@
 /**
- * docs/spec/postgres.md §2 "control across instances": `turn/steer`, `turn/followUp`, `turn/interrupt` and
- * `approval/resolve` for a turn that runs on another instance go to that instance and are answered
- * with its answer; `thread/liveState` asks it for the live turn's snapshot (resume across
+ * docs/spec/postgres.md §2 "control across instances": steering (`steerTurn`), follow-ups (`followUpTurn`), interrupts (`interruptTurn`) and
+ * approval resolutions (`resolveApproval`) for a turn that runs on another instance go to that instance and are answered
+ * with its answer; `readLiveState` asks it for the live turn's snapshot (resume across
  * instances). The core only sees this port; the store's driver implements it (PostgreSQL: the
  * NOTIFY channel).
  */
 import type { DomainErrorKind } from '../domain-error';
 
-export type ForwardedControlMethod =
-  'turn/steer' | 'turn/followUp' | 'turn/interrupt' | 'approval/resolve' | 'thread/liveState';
+export type ForwardedControlOperation =
+  'steerTurn' | 'followUpTurn' | 'interruptTurn' | 'resolveApproval' | 'readLiveState';
 
 export type ForwardedAnswer =
   | { result: object }
@@ -22,14 +22,14 @@ export type ForwardedReply = ForwardedAnswer & { afterAnswer?: () => void };
  * `origin` names the asking instance (for owners that live there, see remote-owner.ts).
  */
 export type ForwardedControlAnswerer = (
-  method: ForwardedControlMethod,
+  operation: ForwardedControlOperation,
   params: Record<string, unknown>,
   origin: string,
 ) => ForwardedReply | undefined;
 
 export interface TurnControlForwarder {
   /** The owner's answer; `turn owner instance did not answer` (InternalError) after 5 s. */
-  forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer>;
+  forward(operation: ForwardedControlOperation, params: object): Promise<ForwardedAnswer>;
   /** Adds an answerer; the first that answers a request wins. */
   answerWith(answerer: ForwardedControlAnswerer): void;
 }

@@ -1,8 +1,8 @@
 /**
  * Finalization of a turn whose event stream ended (docs/spec/protocol.md §8.5 steps 1–4): still-inProgress
  * items completed as `interrupted`, then the turn, its conversation messages (§8.10) and the
- * thread persisted in one transaction, the turn no longer active, `thread/status/changed(idle)`
- * unless the thread is archived, and `turn/completed`. Step 5 (the next follow-up) is the caller's.
+ * thread persisted in one transaction, the turn no longer active, `threadStatusChanged(idle)`
+ * unless the thread is archived, and `turnCompleted`. Step 5 (the next follow-up) is the caller's.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApprovalRouter } from '../approvals/approval-router';
@@ -52,14 +52,14 @@ export class TurnFinalizer {
 
     const { threadId } = turn;
     if (!(await this.isArchived(threadId))) {
-      await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'idle' });
+      await this.events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'idle' });
     }
-    await this.events.broadcast(threadId, 'turn/completed', turnCompleted);
+    await this.events.broadcast(threadId, 'turnCompleted', turnCompleted);
     return true;
   }
 
   /**
-   * Step 2; the turn/completed to send, or null when the turn had already ended in the store (another
+   * Step 2; the turnCompleted to send, or null when the turn had already ended in the store (another
    * instance recovered it). When the store refuses the finalization (e.g. disk full)
    * the turn ends `failed` with the store error, and that smaller write — no history, no items —
    * is tried again now and, while it fails, with every later turn write, so the stored turn ends

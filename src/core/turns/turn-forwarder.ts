@@ -2,7 +2,7 @@
  * Forwards one turn's RunEvents (docs/spec/protocol.md §8.3): for each event in order, the projector's
  * effects are applied in order — item states written to the store at creation and completion
  * (deltas stay in memory), notifications broadcast, then forwarding paced by the thread's fastest
- * reader so outbound backpressure pauses it (§1.8). A store failure is reported as `error/warning {code:"store"}` and the turn
+ * reader so outbound backpressure pauses it (§1.8). A store failure is reported as `warning {code:"store"}` and the turn
  * goes on. The approval route is told about approval requests and consulted before an approval
  * item completes.
  *
@@ -98,20 +98,20 @@ export class TurnForwarder {
     await this.flush(turn, writes, notifications);
   }
 
-  /** `error/warning` for the turn (store failures, §4.13). */
+  /** `warning` for the turn (store failures, §4.13). */
   warn(turn: RunningTurn, code: ErrorWarningParams['code'], message: string): Promise<void> {
     const params: ErrorWarningParams = { threadId: turn.threadId, turnId: turn.turnId, code, message };
-    return this.events.broadcast(turn.threadId, 'error/warning', params);
+    return this.events.broadcast(turn.threadId, 'warning', params);
   }
 
   /**
    * A batch of events in order. An approval resolution is applied only after what came before it.
    * An assistant delta's chunk is projected only once everything before it was sent, and sent at
    * once: its notification carries only the chunk (§4.8), so the projector's text — which
-   * thread/read and thread/resume replay (§8.5: item/started's text plus every delta sent so far)
+   * reads and resumes replay (§8.5: itemStarted's text plus every delta sent so far)
    * — must never run ahead of the deltas sent. Every other notification carries the full item
    * state, so a snapshot taken while it waits in the batch only shows a state the client is about
-   * to get. That includes the `item/started` (text `''`) of the message a delta opens: it joins
+   * to get. That includes the `itemStarted` (text `''`) of the message a delta opens: it joins
    * the commit of what came before it, so a new message after a user message or tool calls costs
    * no commit of its own before its first chunk.
    */
@@ -158,14 +158,14 @@ export class TurnForwarder {
   }
 
   private async send(turn: RunningTurn, notification: ProjectedNotification): Promise<void> {
-    const { method, params } = notification;
+    const { kind, params } = notification;
     await this.events.broadcast(
       turn.threadId,
-      method,
+      kind,
       params,
       'detail' in notification ? notification.detail : undefined,
     );
-    if (method === 'approval/requested') this.approvals.open(turn, params);
+    if (kind === 'approvalRequested') this.approvals.open(turn, params);
   }
 
   /** `versions`, after what the store refused earlier in the turn; refused again, kept for the next try. */

@@ -1,5 +1,5 @@
 /**
- * Steps 2–7 of turn/start (docs/spec/protocol.md §3.9), shared with follow-up starts (§3.11): reload the
+ * Steps 2–7 of a turn start (docs/spec/protocol.md §3.9), shared with follow-up starts (§3.11): reload the
  * thread, resolve the host's agent and run config, post-process the config (§10.2), persist the
  * running turn, then start its run. The turn is persisted first so that a start refused by the
  * store (-32602 when it already holds a running turn of the thread, e.g. written by another server
@@ -41,7 +41,7 @@ export interface TurnLaunch {
   ownerConnectionId: string;
   /** The span the turn's span goes under (docs/spec/observability.md §2). */
   traceParent?: TelemetrySpan;
-  /** Default `agent`; `compaction` runs `Runner.compact` on the history (thread/compact, docs/spec/history.md §1). */
+  /** Default `agent`; `compaction` runs `Runner.compact` on the history (docs/spec/history.md §1). */
   kind?: TurnKind;
   /** docs/spec/sandbox.md §1: the `turn/start` `sandbox` param (already checked against the server's). */
   sandbox?: SandboxMode;
@@ -118,7 +118,7 @@ export class TurnLauncher {
       config.approvalPolicy ?? this.options.approvalPolicy,
     );
 
-    // The turn is created before its run starts: a turn/start that loses the thread's turn slot in
+    // The turn is created before its run starts: a start that loses the thread's turn slot in
     // the store (another process on the same store won it, §8.2) must never reach the model — a
     // provider bills a request even when it is aborted at once.
     const runId = newId('run_');

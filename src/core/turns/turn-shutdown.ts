@@ -1,6 +1,6 @@
 /**
  * The turns' part of the shutdown sequence (docs/spec/protocol.md §1.9 steps 2, 3 and 5): every running turn
- * gets its pending approvals resolved as timeout "server shutting down" (with `approval/resolved`)
+ * gets its pending approvals resolved as timeout "server shutting down" (with `approvalResolved`)
  * and its run cancelled with that reason; the turns then finish through the normal terminal path
  * while stdout is writable. Turns still unfinished shortly before the 5 s deadline are written to
  * the store directly — interrupted, their in-progress items interrupted, the thread released —

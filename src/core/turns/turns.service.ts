@@ -1,6 +1,6 @@
 /**
  * Turn control (docs/spec/protocol.md §3.9–§3.12) and each turn's background life: start (with the
- * one-active-turn rule), begin (status running, `turn/started`, forwarding), finalization, then the
+ * one-active-turn rule), begin (status running, `turnStarted`, forwarding), finalization, then the
  * thread's queued follow-ups (§3.11); steer, follow-up and interrupt of the active turn.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -12,7 +12,7 @@ import { THREAD_STORE, type ThreadStore } from '../store/thread-store';
 import {
   TURN_CONTROL_FORWARDER,
   type ForwardedAnswer,
-  type ForwardedControlMethod,
+  type ForwardedControlOperation,
   type TurnControlForwarder,
 } from './turn-control-forwarding';
 import { causeMessage } from '../../runtime/cause-message';
@@ -37,7 +37,7 @@ import type { StoredThread } from '../store/records';
 import type { ModelResponseEnding } from './model-response-ending';
 import type { TelemetrySpan } from '../../runtime/telemetry/telemetry';
 
-/** Default cancel reason of turn/interrupt (§3.12) and of shutdown (§1.9). */
+/** Default cancel reason of an interrupt (§3.12) and of shutdown (§1.9). */
 export const TURN_INTERRUPTED_REASON = APPROVAL_REASONS.turnInterrupted;
 export const SERVER_SHUTTING_DOWN_REASON = APPROVAL_REASONS.shuttingDown;
 
@@ -57,7 +57,7 @@ export interface StartedCompaction {
 
 export interface InterruptedTurn {
   response: TurnCancellation;
-  /** `approval/resolved` of the approvals the interrupt resolved, after the response. */
+  /** `approvalResolved` of the approvals the interrupt resolved, after the response. */
   announcements: ApprovalAnnouncement[];
 }
 
@@ -78,7 +78,7 @@ export class TurnsService {
     @Inject(THREAD_STORE) private readonly store: ThreadStore,
     @Inject(TURN_CONTROL_FORWARDER) private readonly remote: TurnControlForwarder | null,
   ) {
-    remote?.answerWith((method, params) => this.answerForwarded(method, params));
+    remote?.answerWith((operation, params) => this.answerForwarded(operation, params));
   }
 
   /**
@@ -87,15 +87,15 @@ export class TurnsService {
    * on the store runs it), that instance's answer.
    */
   async control(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: TurnControlRequest | TurnInterruptRequest,
   ): Promise<object> {
-    if (this.remote === null || this.runsHere(params.threadId)) return this.here(method, params);
+    if (this.remote === null || this.runsHere(params.threadId)) return this.here(operation, params);
     const stored = await this.store.threads.get(params.threadId);
     if (stored?.activeTurnId == null) throw DomainErrors.activeTurnNotFound();
     // The owner may have finished it meanwhile and this instance started the next one.
-    if (this.runsHere(params.threadId)) return this.here(method, params);
-    const answer = await this.remote.forward(method, params);
+    if (this.runsHere(params.threadId)) return this.here(operation, params);
+    const answer = await this.remote.forward(operation, params);
     if ('error' in answer) throw new DomainError(answer.error.kind, answer.error.message, answer.error.data);
     return answer.result;
   }
@@ -105,20 +105,23 @@ export class TurnsService {
     return this.activeTurns.running(threadId) !== undefined;
   }
 
-  private here(method: ForwardedControlMethod, params: TurnControlRequest | TurnInterruptRequest): object {
-    const { response, announce } = this.controlHere(method, params);
+  private here(
+    operation: ForwardedControlOperation,
+    params: TurnControlRequest | TurnInterruptRequest,
+  ): object {
+    const { response, announce } = this.controlHere(operation, params);
     void announce();
     return response;
   }
 
   /** The local operation and, for interrupt, its approval announcements (run after the answer). */
   private controlHere(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: TurnControlRequest | TurnInterruptRequest,
   ): { response: object; announce: () => Promise<void> } {
-    if (method === 'turn/steer')
+    if (operation === 'steerTurn')
       return { response: this.steer(params as TurnControlRequest), announce: async () => undefined };
-    if (method === 'turn/followUp')
+    if (operation === 'followUpTurn')
       return { response: this.followUp(params as TurnControlRequest), announce: async () => undefined };
     const { response, announcements } = this.interrupt(params as TurnInterruptRequest);
     return {
@@ -131,15 +134,15 @@ export class TurnsService {
 
   /** Another instance forwarded a request: answered only when the thread's turn runs here. */
   private answerForwarded(
-    method: ForwardedControlMethod,
+    operation: ForwardedControlOperation,
     params: Record<string, unknown>,
   ): ForwardedAnswer | undefined {
-    if (method !== 'turn/steer' && method !== 'turn/followUp' && method !== 'turn/interrupt')
+    if (operation !== 'steerTurn' && operation !== 'followUpTurn' && operation !== 'interruptTurn')
       return undefined;
     const threadId = params.threadId;
     if (typeof threadId !== 'string' || this.activeTurns.running(threadId) === undefined) return undefined;
     try {
-      const { response, announce } = this.controlHere(method, params as unknown as TurnInterruptRequest);
+      const { response, announce } = this.controlHere(operation, params as unknown as TurnInterruptRequest);
       void announce();
       return { result: response };
     } catch (error) {
@@ -172,8 +175,8 @@ export class TurnsService {
   }
 
   /**
-   * `thread/compact` (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
-   * same checks and notifications as turn/start; the runtime compacts the stored history.
+   * Compaction (docs/spec/history.md §1): a compaction turn — input `[]`, the requester owns it, the
+   * same checks and notifications as a turn start; the runtime compacts the stored history.
    */
   async compact(
     threadId: string,
@@ -253,11 +256,11 @@ export class TurnsService {
     return { response, announcements };
   }
 
-  /** §3.9 step 9 (and a follow-up's start): running, `turn/started`, then background forwarding. */
+  /** §3.9 step 9 (and a follow-up's start): running, `turnStarted`, then background forwarding. */
   private async begin(turn: RunningTurn): Promise<void> {
     const { threadId, turnId } = turn;
-    await this.events.broadcast(threadId, 'thread/status/changed', { threadId, status: 'running' });
-    await this.events.broadcast(threadId, 'turn/started', { threadId, turnId });
+    await this.events.broadcast(threadId, 'threadStatusChanged', { threadId, status: 'running' });
+    await this.events.broadcast(threadId, 'turnStarted', { threadId, turnId });
     // A follow-up that started while the server began shutting down is cancelled like the others.
     if (this.lifecycle.isShuttingDown) turn.handle.cancel(SERVER_SHUTTING_DOWN_REASON);
     turn.trackForwarding(this.drive(turn));
@@ -279,7 +282,7 @@ export class TurnsService {
 
   /**
    * §8.5 step 5: the thread's slot passes to the next queued follow-up, owned by the previous
-   * turn's owner; a follow-up that cannot start is reported (`error/warning follow_up`) and dropped,
+   * turn's owner; a follow-up that cannot start is reported (`warning follow_up`) and dropped,
    * and the next one is tried. During shutdown none is started.
    */
   private async startNextFollowUp(
@@ -309,7 +312,7 @@ export class TurnsService {
         return;
       } catch (error) {
         const warning: ErrorWarningParams = { threadId, code: 'follow_up', message: causeMessage(error) };
-        await this.events.broadcast(threadId, 'error/warning', warning);
+        await this.events.broadcast(threadId, 'warning', warning);
       }
     }
   }

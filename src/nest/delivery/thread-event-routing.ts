@@ -4,7 +4,7 @@
  * bus of that subscriber's protocol.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { ThreadEventBus, ThreadEventDetail, ThreadEventName } from '../../core/events/thread-event-bus';
+import type { ThreadEventBus, ThreadEventDetail, ThreadEventKind } from '../../core/events/thread-event-bus';
 import { ThreadNotifications } from '../../protocols/app-server-v1/delivery/thread-notifications';
 import { AcpSessionEvents } from '../../protocols/acp/delivery/acp-session-events';
 
@@ -21,12 +21,12 @@ export class ThreadEventRouting implements ThreadEventBus {
    */
   broadcast(
     threadId: string,
-    name: ThreadEventName,
+    kind: ThreadEventKind,
     params: object,
     detail?: ThreadEventDetail,
   ): Promise<void> {
-    const acp = this.acp.broadcast(threadId, name, params, detail);
-    const appServer = this.appServer.broadcast(threadId, name, params);
+    const acp = this.acp.broadcast(threadId, kind, params, detail);
+    const appServer = this.appServer.broadcast(threadId, kind, params);
     return acp.then(() => appServer);
   }
 

@@ -7,7 +7,7 @@
  * state the live stream left it in, and every agent message as the text its chunks added up to.
  */
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
-import type { ThreadEventDetail, ThreadEventName } from '../../core/events/thread-event-bus';
+import type { ThreadEventDetail, ThreadEventKind } from '../../core/events/thread-event-bus';
 import type { AppItem, ApprovalRequestParams } from '../../core/model/types';
 import { FileKnowledge } from './file-knowledge';
 import { isShownAsToolCall, toolFilePath, toolKind, toolLocations, toolTitle } from './tool-presentation';
@@ -43,6 +43,12 @@ export function planEntries(args: Record<string, unknown>): PlanEntry[] | null {
   });
 }
 
+/** Compile-time exhaustiveness of the mapping; at run time an unknown kind shows nothing. */
+function unmapped(kind: never): SessionUpdate[] {
+  void kind;
+  return [];
+}
+
 export class SessionUpdates {
   /** toolCallId → the arguments the call was shown with (also for calls that never executed). */
   private readonly shown = new Map<string, Record<string, unknown>>();
@@ -50,20 +56,24 @@ export class SessionUpdates {
 
   constructor(private readonly cwd: string | null) {}
 
-  /** The updates one live thread event stands for (none for most events). */
-  live(name: ThreadEventName, params: object, detail?: ThreadEventDetail): SessionUpdate[] {
-    switch (name) {
-      case 'item/agentMessage/delta': {
+  /**
+   * The updates one live thread event stands for (none for most events): the ACP mapping of the
+   * domain's event kinds. Every kind has its case, so a new kind does not compile until it is
+   * mapped (or deliberately not shown) here.
+   */
+  live(kind: ThreadEventKind, params: object, detail?: ThreadEventDetail): SessionUpdate[] {
+    switch (kind) {
+      case 'agentMessageTextDelta': {
         const delta = (params as { delta?: unknown }).delta;
         return typeof delta === 'string' && delta !== '' ? [textChunk('agent_message_chunk', delta)] : [];
       }
-      case 'approval/requested':
+      case 'approvalRequested':
         return this.awaitingApproval(params as ApprovalRequestParams);
-      case 'item/started': {
+      case 'itemStarted': {
         const item = asItem(params);
         return item?.type === 'toolCall' ? this.started(item.payload) : [];
       }
-      case 'item/completed': {
+      case 'itemCompleted': {
         const item = asItem(params);
         if (item === null) return [];
         if (item.type === 'toolCall') return this.completed(item, 'live', detail?.plannedArguments);
@@ -71,8 +81,19 @@ export class SessionUpdates {
         if (item.type === 'agentMessage' && item.payload.final === true) return this.agentText(item.payload);
         return [];
       }
-      default:
+      // Shown through the item's start and completion (the arguments), or not part of ACP's
+      // session view; a turn's end answers the prompt (acp-session-connection.ts).
+      case 'toolCallArgumentsDelta':
+      case 'approvalResolved':
+      case 'threadArchived':
+      case 'threadStatusChanged':
+      case 'threadUpdated':
+      case 'turnStarted':
+      case 'turnCompleted':
+      case 'warning':
         return [];
+      default:
+        return unmapped(kind);
     }
   }
 

@@ -8,7 +8,7 @@
  * events have no next one to show them lost: after a reconnect (this instance's, or the sender's,
  * announced on the channel) RemoteTurnEnds restores them.
  */
-import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
+import type { ThreadEventDetail } from '../../../core/events/thread-event-bus';
 import type {
   RelayMark,
   RelayedThreadEvent,
@@ -16,6 +16,7 @@ import type {
 } from '../../../core/events/thread-event-relay';
 import type { ThreadStore } from '../../../core/store/thread-store';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
+import { eventKindOf, eventWireName } from './cluster-wire-names';
 import { RemoteMessageTexts } from './remote-message-texts';
 import { RemoteTurnEnds, storedItemStates } from './remote-turn-ends';
 
@@ -26,7 +27,8 @@ const RECONNECTED_KIND = 'threadEventsReconnected';
 interface EventMessage extends ClusterMessage {
   threadId: string;
   seq: number;
-  name: ThreadEventName;
+  /** The event's kind as the channel names it (cluster-wire-names.ts). */
+  name: string;
   params: object;
   detail?: ThreadEventDetail;
 }
@@ -74,7 +76,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
         kind: EVENT_KIND,
         threadId: event.threadId,
         seq,
-        name: event.name,
+        name: eventWireName(event.kind),
         params: event.params,
         ...(event.detail !== undefined ? { detail: event.detail } : {}),
       })
@@ -101,9 +103,10 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     const key = `${message.from}\u0000${message.threadId}`;
     const last = this.received.get(key);
     this.received.set(key, message.seq);
-    const event: RelayedThreadEvent = {
+    const kind = eventKindOf(message.name);
+    const event: RelayedThreadEvent | undefined = kind && {
       threadId: message.threadId,
-      name: message.name,
+      kind,
       params: message.params,
       ...(message.detail !== undefined ? { detail: message.detail } : {}),
       mark: { origin: message.from, seq: message.seq },
@@ -114,7 +117,8 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
     // the event means for its turn is taken there too, in delivery order.
     this.enqueue(async () => {
       if (gap) await this.repair(message.threadId, message.from).catch(() => undefined);
-      if (this.turnEnds.observe(message.from, event)) this.deliver(event);
+      // A kind this version does not know (a newer instance's) still counts in the sequence.
+      if (event !== undefined && this.turnEnds.observe(message.from, event)) this.deliver(event);
     });
   }
 
@@ -124,7 +128,7 @@ export class NotifyThreadEventRelay implements ThreadEventRelay {
       for (const threadId of this.turnEnds.threadsWithOpenTurns(origin)) {
         const events = await this.turnEnds.restore(threadId).catch(() => []);
         for (const event of events) this.deliver(event);
-        const ended = events.filter((event) => event.name === 'turn/completed').length;
+        const ended = events.filter((event) => event.kind === 'turnCompleted').length;
         if (ended > 0)
           process.stderr.write(
             `[cluster] ${ended} turn end(s) of thread ${threadId} missed while reconnecting, delivered from the store\n`,

@@ -9,12 +9,13 @@ import {
   OWNER_DID_NOT_ANSWER,
   type ForwardedAnswer,
   type ForwardedControlAnswerer,
-  type ForwardedControlMethod,
+  type ForwardedControlOperation,
   type TurnControlForwarder,
 } from '../../../core/turns/turn-control-forwarding';
 import type { ClusterChannel, ClusterMessage } from './cluster-channel';
 import { telemetry } from '../../../runtime/telemetry/current-telemetry';
 import type { TraceCarrier } from '../../../runtime/telemetry/telemetry';
+import { operationOf, operationWireName } from './cluster-wire-names';
 
 const REQUEST_KIND = 'controlRequest';
 const ANSWER_KIND = 'controlAnswer';
@@ -30,7 +31,7 @@ export class NotifyTurnControl implements TurnControlForwarder {
     channel.onMessage((message) => this.receive(message));
   }
 
-  forward(method: ForwardedControlMethod, params: object): Promise<ForwardedAnswer> {
+  forward(operation: ForwardedControlOperation, params: object): Promise<ForwardedAnswer> {
     const requestId = randomUUID();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -44,7 +45,9 @@ export class NotifyTurnControl implements TurnControlForwarder {
       });
       // docs/spec/observability.md §2: the asking request's trace context travels with it.
       const trace = telemetry().activeSpan().carrier();
-      this.channel.send({ kind: REQUEST_KIND, requestId, method, params, trace }).catch(() => undefined);
+      this.channel
+        .send({ kind: REQUEST_KIND, requestId, method: operationWireName(operation), params, trace })
+        .catch(() => undefined);
     });
   }
 
@@ -58,6 +61,9 @@ export class NotifyTurnControl implements TurnControlForwarder {
       return;
     }
     if (message.kind !== REQUEST_KIND) return;
+    const operation = operationOf(message.method);
+    // An operation this version does not know: its owner, if any, is of a version that does.
+    if (operation === undefined) return;
     const span = telemetry().startSpan(
       String(message.method),
       'server',
@@ -66,17 +72,13 @@ export class NotifyTurnControl implements TurnControlForwarder {
     );
     // Every instance hears the request; only the one that answers ends the span, and an unended
     // span is never exported, so the trace shows the owner's handling alone.
-    if (telemetry().withSpan(span, () => this.answer(message))) span.end();
+    if (telemetry().withSpan(span, () => this.answer(message, operation))) span.end();
   }
 
   /** Whether this instance answered. */
-  private answer(message: ClusterMessage): boolean {
+  private answer(message: ClusterMessage, operation: ForwardedControlOperation): boolean {
     for (const answerer of this.answerers) {
-      const reply = answerer(
-        message.method as ForwardedControlMethod,
-        message.params as Record<string, unknown>,
-        message.from,
-      );
+      const reply = answerer(operation, message.params as Record<string, unknown>, message.from);
       if (reply === undefined) continue;
       const { afterAnswer, ...answer } = reply;
       void this.channel

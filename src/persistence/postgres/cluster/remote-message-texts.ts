@@ -24,20 +24,20 @@ export class RemoteMessageTexts {
 
   observe(event: RelayedThreadEvent): void {
     const params = event.params as StreamedItem;
-    if (event.name === 'turn/completed') {
+    if (event.kind === 'turnCompleted') {
       for (const [itemId, item] of this.items) if (item.turnId === params.turnId) this.items.delete(itemId);
       return;
     }
     if (params.type !== 'agentMessage' || typeof params.itemId !== 'string') return;
-    if (event.name === 'item/completed') {
+    if (event.kind === 'itemCompleted') {
       this.items.delete(params.itemId);
-    } else if (event.name === 'item/started' && params.status === 'inProgress') {
+    } else if (event.kind === 'itemStarted' && params.status === 'inProgress') {
       const text = params.payload?.text;
       this.items.set(params.itemId, {
         turnId: String(params.turnId),
         chunks: [typeof text === 'string' ? text : ''],
       });
-    } else if (event.name === 'item/agentMessage/delta' && typeof params.delta === 'string') {
+    } else if (event.kind === 'agentMessageTextDelta' && typeof params.delta === 'string') {
       this.items.get(params.itemId)?.chunks.push(params.delta);
     }
   }

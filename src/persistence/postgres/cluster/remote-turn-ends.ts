@@ -32,7 +32,7 @@ export function storedItemStates(
     .filter((item) => includes(item.turnId))
     .map((item) => ({
       threadId,
-      name: item.status === 'inProgress' ? 'item/started' : 'item/completed',
+      kind: item.status === 'inProgress' ? 'itemStarted' : 'itemCompleted',
       params: item,
     }));
 }
@@ -84,7 +84,7 @@ export class RemoteTurnEnds {
     const { threadId } = event;
     const params = event.params as { turnId?: unknown; status?: unknown };
     const turnId = typeof params.turnId === 'string' ? params.turnId : undefined;
-    const status = event.name === 'thread/status/changed' ? params.status : undefined;
+    const status = event.kind === 'threadStatusChanged' ? params.status : undefined;
     const idle = this.idleRestored.get(threadId);
     if (idle !== undefined && lapsed(idle)) this.idleRestored.delete(threadId);
     else if (idle?.origin === origin) {
@@ -98,16 +98,16 @@ export class RemoteTurnEnds {
     if (start !== undefined && lapsed(start)) this.startRestored.delete(threadId);
     else if (start !== undefined) {
       if (status === 'running') return false;
-      if (event.name === 'turn/started' || turnId === start.turnId) this.startRestored.delete(threadId);
-      if (event.name === 'turn/started' && turnId === start.turnId) return false;
+      if (event.kind === 'turnStarted' || turnId === start.turnId) this.startRestored.delete(threadId);
+      if (event.kind === 'turnStarted' && turnId === start.turnId) return false;
     }
     if (turnId === undefined) return true;
     const restored = this.restored.get(threadId);
     if (restored?.has(turnId) === true) {
-      if (event.name === 'turn/completed') this.forget(this.restored, threadId, turnId);
+      if (event.kind === 'turnCompleted') this.forget(this.restored, threadId, turnId);
       return false;
     }
-    if (event.name === 'turn/started') {
+    if (event.kind === 'turnStarted') {
       // One sender's events come in order: a restored end it had not sent before this start
       // never comes.
       for (const [restoredId, from] of restored ?? [])
@@ -115,7 +115,7 @@ export class RemoteTurnEnds {
       const turns = this.open.get(threadId) ?? new Map<string, string>();
       turns.set(turnId, origin);
       this.open.set(threadId, turns);
-    } else if (event.name === 'turn/completed') {
+    } else if (event.kind === 'turnCompleted') {
       this.forget(this.open, threadId, turnId);
     }
     return true;
@@ -129,12 +129,12 @@ export class RemoteTurnEnds {
   observeOwn(event: RelayedThreadEvent): void {
     const { threadId } = event;
     const { turnId } = event.params as { turnId?: unknown };
-    if (event.name === 'turn/started') {
+    if (event.kind === 'turnStarted') {
       this.open.delete(threadId);
       this.restored.delete(threadId);
       this.idleRestored.delete(threadId);
       this.startRestored.delete(threadId);
-    } else if (event.name === 'turn/completed' && typeof turnId === 'string') {
+    } else if (event.kind === 'turnCompleted' && typeof turnId === 'string') {
       this.forget(this.open, threadId, turnId);
     }
   }
@@ -154,9 +154,9 @@ export class RemoteTurnEnds {
     this.startRestored.set(threadId, { turnId, at: Date.now() });
     return [
       ...(snapshot.thread.archivedAt === null
-        ? [{ threadId, name: 'thread/status/changed' as const, params: { threadId, status: 'running' } }]
+        ? [{ threadId, kind: 'threadStatusChanged' as const, params: { threadId, status: 'running' } }]
         : []),
-      { threadId, name: 'turn/started', params: { threadId, turnId } },
+      { threadId, kind: 'turnStarted', params: { threadId, turnId } },
     ];
   }
 
@@ -203,7 +203,7 @@ export class RemoteTurnEnds {
       // show the thread idle beside the running turn.
       if (snapshot.thread.archivedAt === null) {
         if (!snapshot.turns.some((candidate) => candidate.status === 'running'))
-          events.push({ threadId, name: 'thread/status/changed', params: { threadId, status: 'idle' } });
+          events.push({ threadId, kind: 'threadStatusChanged', params: { threadId, status: 'idle' } });
         this.idleRestored.set(threadId, { origin, turnId, at: Date.now() });
       }
       if (this.startRestored.get(threadId)?.turnId === turnId) this.startRestored.delete(threadId);
@@ -216,7 +216,7 @@ export class RemoteTurnEnds {
         ...turn.result,
         tokenUsage: turn.result.tokenUsage ?? emptyProtocolTokenUsage(),
       };
-      events.push({ threadId, name: 'turn/completed', params });
+      events.push({ threadId, kind: 'turnCompleted', params });
       this.forget(this.open, threadId, turnId);
       const restored = this.restored.get(threadId) ?? new Map<string, string>();
       restored.set(turnId, origin);

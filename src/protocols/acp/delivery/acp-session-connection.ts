@@ -11,7 +11,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { Logger } from '@nestjs/common';
 import type { OwnerAnswer } from '../../../core/approvals/approval-channel';
-import type { ThreadEventDetail, ThreadEventName } from '../../../core/events/thread-event-bus';
+import type { ThreadEventDetail, ThreadEventKind } from '../../../core/events/thread-event-bus';
 import type { ApprovalRequestParams, TurnCompletedParams } from '../../../core/model/types';
 import { causeMessage } from '../../../runtime/cause-message';
 import { SessionUpdates } from '../session-updates';
@@ -115,12 +115,12 @@ export class AcpSessionConnection {
     return this.drained.promise;
   }
 
-  /** A thread event: its updates now, or after the hold; a `turn/completed` ends the waiting prompt. */
-  deliver(threadId: string, name: ThreadEventName, params: object, detail?: ThreadEventDetail): void {
+  /** A thread event: its updates now, or after the hold; a `turnCompleted` ends the waiting prompt. */
+  deliver(threadId: string, kind: ThreadEventKind, params: object, detail?: ThreadEventDetail): void {
     this.inThreadOrder(threadId, () => {
       const view = this.sessions.get(threadId) ?? this.openSession(threadId, null);
-      this.send(threadId, view.live(name, params, detail));
-      if (name === 'turn/completed') this.completeTurn(threadId, params as TurnCompletedParams);
+      this.send(threadId, view.live(kind, params, detail));
+      if (kind === 'turnCompleted') this.completeTurn(threadId, params as TurnCompletedParams);
     });
   }
 

@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type {
   ThreadEventBus,
   ThreadEventDetail,
-  ThreadEventName,
+  ThreadEventKind,
 } from '../../../core/events/thread-event-bus';
 import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 import { AcpConnections } from './acp-connections';
@@ -27,12 +27,12 @@ export class AcpSessionEvents implements ThreadEventBus {
 
   broadcast(
     threadId: string,
-    name: ThreadEventName,
+    kind: ThreadEventKind,
     params: object,
     detail?: ThreadEventDetail,
   ): Promise<void> {
     for (const subscriberId of this.subscriptions.subscribers(threadId))
-      this.connections.get(subscriberId)?.deliver(threadId, name, params, detail);
+      this.connections.get(subscriberId)?.deliver(threadId, kind, params, detail);
     return Promise.resolve();
   }
 

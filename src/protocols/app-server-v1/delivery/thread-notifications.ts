@@ -14,10 +14,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionRegistry } from '../../../rpc/connection-registry';
 import { Notifier } from '../notifier';
 import type { ServerNotificationMethod } from '../registry';
-import type { ThreadEventBus } from '../../../core/events/thread-event-bus';
+import type { ThreadEventBus, ThreadEventKind } from '../../../core/events/thread-event-bus';
 import { ThreadEventLog } from '../../../core/events/thread-event-log';
 import { ReaderPace } from './reader-pace';
 import { SubscriberStream, type ThreadNotification } from './subscriber-stream';
+import { v1MethodOf } from './v1-notification-methods';
 import { ThreadSubscriptions } from '../../../core/events/thread-subscriptions';
 
 interface ThreadChannel {
@@ -49,11 +50,12 @@ export class ThreadNotifications implements ThreadEventBus {
   }
 
   /**
-   * Every current subscriber of the thread ("broadcast"). Never waits for a reader: the returned
-   * promise is settled once the notification is in the thread's log.
+   * Every current subscriber of the thread ("broadcast"), as the v1 notification of the event's
+   * kind. Never waits for a reader: the returned promise is settled once the notification is in
+   * the thread's log.
    */
-  broadcast(threadId: string, method: ServerNotificationMethod, params: object): Promise<void> {
-    this.publish(threadId, this.subscriptions.subscribers(threadId), { method, params });
+  broadcast(threadId: string, kind: ThreadEventKind, params: object): Promise<void> {
+    this.publish(threadId, this.subscriptions.subscribers(threadId), { method: v1MethodOf(kind), params });
     return Promise.resolve();
   }
 
@@ -64,10 +66,11 @@ export class ThreadNotifications implements ThreadEventBus {
   async toRequesterUnlessSubscribed(
     threadId: string,
     requesterId: string,
-    notifications: ReadonlyArray<{ method: ServerNotificationMethod; params: object }>,
+    events: ReadonlyArray<{ kind: ThreadEventKind; params: object }>,
   ): Promise<void> {
     if (this.subscriptions.subscribers(threadId).includes(requesterId)) return;
-    for (const { method, params } of notifications) await this.notifier.notify([requesterId], method, params);
+    for (const { kind, params } of events)
+      await this.notifier.notify([requesterId], v1MethodOf(kind), params);
   }
 
   /** Only the requester (thread/started, thread/closed). */

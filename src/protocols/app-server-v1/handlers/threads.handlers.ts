@@ -90,7 +90,7 @@ export class ThreadsHandlers {
   async updateMetadata(params: ThreadMetadataUpdateParamsDto, ctx: RpcContext): Promise<AppThread> {
     const { thread, notices } = await this.threads.updateMetadata(params.threadId, params.metadata);
     // A requester that is no subscriber gets the thread as its response showed it.
-    const own: ThreadNotice[] = [{ name: 'thread/updated', params: { thread } }];
+    const own: ThreadNotice[] = [{ kind: 'threadUpdated', params: { thread } }];
     ctx.afterResponse(() => this.announce(thread.threadId, ctx.connectionId, notices, own));
     return thread;
   }
@@ -103,11 +103,7 @@ export class ThreadsHandlers {
     forRequester: readonly ThreadNotice[] = notices,
   ): Promise<void> {
     await this.threads.announce(threadId, notices);
-    await this.notifications.toRequesterUnlessSubscribed(
-      threadId,
-      requesterId,
-      forRequester.map(({ name, params }) => ({ method: name, params })),
-    );
+    await this.notifications.toRequesterUnlessSubscribed(threadId, requesterId, forRequester);
   }
 
   @RpcMethod('thread/unsubscribe')

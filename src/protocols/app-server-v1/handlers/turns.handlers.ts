@@ -36,19 +36,19 @@ export class TurnsHandlers {
 
   @RpcMethod('turn/steer')
   async steer(params: TurnControlParamsDto): Promise<TurnQueued> {
-    return (await this.turns.control('turn/steer', params)) as TurnQueued;
+    return (await this.turns.control('steerTurn', params)) as TurnQueued;
   }
 
   @RpcMethod('turn/followUp')
   async followUp(params: TurnControlParamsDto): Promise<TurnQueued> {
-    return (await this.turns.control('turn/followUp', params)) as TurnQueued;
+    return (await this.turns.control('followUpTurn', params)) as TurnQueued;
   }
 
   @RpcMethod('turn/interrupt')
   async interrupt(params: TurnInterruptParamsDto, ctx: RpcContext): Promise<TurnCancellation> {
     // docs/spec/postgres.md §2: a turn running on another instance is interrupted there.
     if (!this.turns.runsHere(params.threadId)) {
-      return (await this.turns.control('turn/interrupt', params)) as TurnCancellation;
+      return (await this.turns.control('interruptTurn', params)) as TurnCancellation;
     }
     const { response, announcements } = this.turns.interrupt(params);
     ctx.afterResponse(async () => {

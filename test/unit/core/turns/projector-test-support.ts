@@ -4,6 +4,7 @@ import type { AppItem } from '../../../../src/core/model/types';
 import { ThreadChangeCounter } from '../../../../src/core/turns/change-counter';
 import type { ProjectedNotification, ProjectionEffect } from '../../../../src/core/turns/projection-effects';
 import { RunProjector, type RunProjectorContext } from '../../../../src/core/turns/run-projector';
+import { v1MethodOf } from '../../../../src/protocols/app-server-v1/delivery/v1-notification-methods';
 import type {
   RunEvent,
   RunEventEnvelope,
@@ -201,12 +202,15 @@ export function projectorHarness(
   };
 }
 
-/** `method type status` per notification; `approval/requested` and warnings by method (and code). */
+/**
+ * `method type status` per event, by the v1 method it is delivered as; approval requests and
+ * warnings by method (and code).
+ */
 export function describeNotifications(notifications: readonly ProjectedNotification[]): string[] {
   return notifications.map((n) => {
-    if (n.method === 'error/warning') return `error/warning ${n.params.code}`;
-    if (n.method === 'approval/requested') return 'approval/requested';
-    return `${n.method} ${n.params.type} ${n.params.status}`;
+    if (n.kind === 'warning') return `${v1MethodOf(n.kind)} ${n.params.code}`;
+    if (n.kind === 'approvalRequested') return v1MethodOf(n.kind);
+    return `${v1MethodOf(n.kind)} ${n.params.type} ${n.params.status}`;
   });
 }
 
@@ -214,7 +218,7 @@ export function describeNotifications(notifications: readonly ProjectedNotificat
 export function lastNotifiedItems(notifications: readonly ProjectedNotification[]): Map<string, AppItem> {
   const last = new Map<string, AppItem>();
   for (const n of notifications) {
-    if (n.method === 'approval/requested' || n.method === 'error/warning') continue;
+    if (n.kind === 'approvalRequested' || n.kind === 'warning') continue;
     const { delta: _delta, ...item } = n.params as AppItem & { delta?: unknown };
     last.set(item.itemId, item);
   }

@@ -39,7 +39,7 @@ describe('RunProjector payloads and rules', () => {
     };
     expect(effects).toEqual([
       { kind: 'item', version: { item: expected, createdSeq: 1, changeSeq: 1 }, persist: true },
-      { kind: 'notification', notification: { method: 'item/completed', params: expected } },
+      { kind: 'notification', notification: { kind: 'itemCompleted', params: expected } },
     ]);
   });
 
@@ -55,11 +55,11 @@ describe('RunProjector payloads and rules', () => {
     const base = { itemId: item(1), threadId: THREAD, turnId: TURN, type: 'agentMessage', createdAt: 2_010 };
     expect(notificationsOf(effects)).toEqual([
       {
-        method: 'item/started',
+        kind: 'itemStarted',
         params: { ...base, status: 'inProgress', payload: { text: '' }, updatedAt: 2_010 },
       },
       {
-        method: 'item/agentMessage/delta',
+        kind: 'agentMessageTextDelta',
         params: {
           ...base,
           status: 'inProgress',
@@ -69,7 +69,7 @@ describe('RunProjector payloads and rules', () => {
         },
       },
       {
-        method: 'item/agentMessage/delta',
+        kind: 'agentMessageTextDelta',
         params: {
           ...base,
           status: 'inProgress',
@@ -79,7 +79,7 @@ describe('RunProjector payloads and rules', () => {
         },
       },
       {
-        method: 'item/completed',
+        kind: 'itemCompleted',
         params: { ...base, status: 'completed', payload: { text: 'Hello world' }, updatedAt: 2_030 },
       },
     ]);
@@ -149,7 +149,7 @@ describe('RunProjector payloads and rules', () => {
     };
     const started = { toolCallId: 'call_1', toolName: 'bash', arguments: { command: 'ls' }, toolMetadata };
     const notes = notificationsOf(effects);
-    expect(notes.map((n) => n.method)).toEqual(['item/started', 'item/toolCall/delta', 'item/completed']);
+    expect(notes.map((n) => n.kind)).toEqual(['itemStarted', 'toolCallArgumentsDelta', 'itemCompleted']);
     expect(notes[0].params).toMatchObject({
       status: 'inProgress',
       payload: started,
@@ -192,7 +192,7 @@ describe('RunProjector payloads and rules', () => {
     const notes = notificationsOf(h.project([e.event('tool_call_completed', completion, 5_000)]));
     expect(notes).toEqual([
       {
-        method: 'item/completed',
+        kind: 'itemCompleted',
         params: {
           itemId: item(1),
           threadId: THREAD,
@@ -242,7 +242,7 @@ describe('RunProjector payloads and rules', () => {
     );
     expect(notes).toEqual([
       {
-        method: 'item/completed',
+        kind: 'itemCompleted',
         params: expect.objectContaining({ type: 'toolCall', status: 'failed' }),
         detail: { plannedArguments: planned },
       },
@@ -328,8 +328,8 @@ describe('RunProjector payloads and rules', () => {
         arguments: { command: 'npm test' },
       };
       expect(notes).toEqual([
-        { method: 'item/started', params: approvalItem },
-        { method: 'approval/requested', params },
+        { kind: 'itemStarted', params: approvalItem },
+        { kind: 'approvalRequested', params },
       ]);
       expect(h.projector.approval('approval_1')).toEqual({ item: approvalItem, params });
       expect(h.projector.approval('approval_unknown')).toBeUndefined();
@@ -355,7 +355,7 @@ describe('RunProjector payloads and rules', () => {
       );
       expect(notes).toEqual([
         {
-          method: 'item/completed',
+          kind: 'itemCompleted',
           params: expect.objectContaining({
             status: 'completed',
             updatedAt: 4_000,
@@ -453,7 +453,7 @@ describe('RunProjector payloads and rules', () => {
       }
       expect(notes).toEqual([
         {
-          method: 'item/completed',
+          kind: 'itemCompleted',
           params: expect.objectContaining({
             type: 'agentMessage',
             status: 'completed',
@@ -478,7 +478,7 @@ describe('RunProjector payloads and rules', () => {
       const done = h.projector.finalize({ kind: 'rejected', error: 'agent resolution failed' });
       expect(notificationsOf(done.effects)).toEqual([
         {
-          method: 'item/completed',
+          kind: 'itemCompleted',
           params: expect.objectContaining({
             type: 'userMessage',
             status: 'completed',
@@ -493,7 +493,7 @@ describe('RunProjector payloads and rules', () => {
           }),
         },
         {
-          method: 'item/completed',
+          kind: 'itemCompleted',
           params: expect.objectContaining({
             type: 'error',
             status: 'completed',
@@ -502,7 +502,7 @@ describe('RunProjector payloads and rules', () => {
           }),
         },
         {
-          method: 'error/warning',
+          kind: 'warning',
           params: { threadId: THREAD, turnId: TURN, code: 'run_failed', message: 'agent resolution failed' },
         },
       ]);
@@ -531,11 +531,11 @@ describe('RunProjector payloads and rules', () => {
       const done = h.projector.finalize({ kind: 'streamFailed', error: 'iterator exploded', result: null });
       expect(notificationsOf(done.effects)).toEqual([
         {
-          method: 'error/warning',
+          kind: 'warning',
           params: { threadId: THREAD, turnId: TURN, code: 'event_stream', message: 'iterator exploded' },
         },
         {
-          method: 'item/completed',
+          kind: 'itemCompleted',
           params: expect.objectContaining({
             type: 'agentMessage',
             status: 'interrupted',

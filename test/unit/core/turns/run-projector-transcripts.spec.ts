@@ -11,6 +11,7 @@ import {
   type ProjectionEffect,
 } from '../../../../src/core/turns/projection-effects';
 import { RunProjector } from '../../../../src/core/turns/run-projector';
+import { v1MethodOf } from '../../../../src/protocols/app-server-v1/delivery/v1-notification-methods';
 import type { RunEvent } from '../../../../src/runtime/events/types';
 import type { ToolMetadata } from '../../../../src/runtime/tools/types';
 import type { ProtocolTaskTokenUsage, TaskTokenUsage } from '../../../../src/runtime/usage/types';
@@ -135,8 +136,9 @@ function reproduce(
 
 function expectTranscript(reproduction: Reproduction): void {
   const { messages, effects, finalization } = reproduction;
+  // As the v1 delivery sends them: the transcripts are App Server v1 notification lines.
   const emitted = notificationsOf([...effects, ...finalization.effects]).map((n) => ({
-    method: n.method,
+    method: v1MethodOf(n.kind),
     params: n.params,
   }));
   expect(JSON.parse(JSON.stringify(emitted))).toEqual(projectedLines(messages));

@@ -114,12 +114,12 @@ describe('batched item persistence', () => {
     store.items.upsertMany = (versions) => upsertMany.call(store.items, versions).then(record(versions));
     const events = live.server.app.get<ThreadEventBus>(THREAD_EVENT_BUS);
     const broadcast = events.broadcast.bind(events);
-    events.broadcast = async (threadId, name, params, detail) => {
-      if (name === 'turn/started') {
+    events.broadcast = async (threadId, kind, params, detail) => {
+      if (kind === 'turnStarted') {
         await second.gate.reached;
         second.gate.open();
       }
-      return broadcast(threadId, name, params, detail);
+      return broadcast(threadId, kind, params, detail);
     };
 
     const { from, completed } = await runTurn(client, threadId, text('look around'));

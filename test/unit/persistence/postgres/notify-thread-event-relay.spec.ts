@@ -9,6 +9,7 @@ import type {
   ClusterMessage,
 } from '../../../../src/persistence/postgres/cluster/cluster-channel';
 import { NotifyThreadEventRelay } from '../../../../src/persistence/postgres/cluster/notify-thread-event-relay';
+import { eventWireName } from '../../../../src/persistence/postgres/cluster/cluster-wire-names';
 import type { RelayedThreadEvent } from '../../../../src/core/events/thread-event-relay';
 import { createStoreDriver } from '../../../support/store-drivers';
 import { agentMessage, version } from '../store-test-support';
@@ -56,9 +57,9 @@ describe('NotifyThreadEventRelay', () => {
   it('numbers its own events per thread', () => {
     const channel = new ChannelStandIn();
     const relay = new NotifyThreadEventRelay(channel as unknown as ClusterChannel, {} as never);
-    relay.publish({ threadId: 't1', name: 'turn/started', params: {} });
-    relay.publish({ threadId: 't2', name: 'turn/started', params: {} });
-    relay.publish({ threadId: 't1', name: 'turn/completed', params: {} });
+    relay.publish({ threadId: 't1', kind: 'turnStarted', params: {} });
+    relay.publish({ threadId: 't2', kind: 'turnStarted', params: {} });
+    relay.publish({ threadId: 't1', kind: 'turnCompleted', params: {} });
     expect(channel.sent.map((m) => [m.threadId, m.seq])).toEqual([
       ['t1', 1],
       ['t2', 1],
@@ -70,7 +71,7 @@ describe('NotifyThreadEventRelay', () => {
     const sender = new ChannelStandIn();
     new NotifyThreadEventRelay(sender as unknown as ClusterChannel, {} as never).publish({
       threadId: 't1',
-      name: 'item/completed',
+      kind: 'itemCompleted',
       params: { itemId: 'i1' },
       detail: { plannedArguments: { path: 'a.txt' } },
     });
@@ -84,7 +85,7 @@ describe('NotifyThreadEventRelay', () => {
     expect(received).toEqual([
       {
         threadId: 't1',
-        name: 'item/completed',
+        kind: 'itemCompleted',
         params: { itemId: 'i1' },
         detail: { plannedArguments: { path: 'a.txt' } },
         mark: { origin: 'instance_a', seq: 1 },
@@ -133,7 +134,10 @@ describe('NotifyThreadEventRelay', () => {
       await untilReceived(received, 6);
 
       expect(
-        received.map((e) => [e.name, (e.params as { itemId?: string; seq?: number }).itemId ?? e.params]),
+        received.map((e) => [
+          eventWireName(e.kind),
+          (e.params as { itemId?: string; seq?: number }).itemId ?? e.params,
+        ]),
       ).toEqual([
         ['turn/started', { seq: 1, turnId: 'turn_g' }],
         ['item/completed', 'item_done'],
@@ -237,7 +241,7 @@ describe('NotifyThreadEventRelay', () => {
           channel.deliver(turnE(1, 'turn/started'));
           reconnect(channel);
           await untilReceived(received, 4);
-          expect(received.slice(1).map((e) => [e.name, e.params])).toEqual([
+          expect(received.slice(1).map((e) => [eventWireName(e.kind), e.params])).toEqual([
             ['item/completed', expect.objectContaining({ itemId: 'item_e', status: 'completed' })],
             ['thread/status/changed', { threadId: 'thread_e', status: 'idle' }],
             [
@@ -262,7 +266,7 @@ describe('NotifyThreadEventRelay', () => {
           reconnect(channel);
           channel.deliver(fromA(9, 'error/warning', { threadId: 'thread_e' }));
           await settle(received, 5);
-          expect(received.slice(4).map((e) => e.name)).toEqual(['error/warning']);
+          expect(received.slice(4).map((e) => eventWireName(e.kind))).toEqual(['error/warning']);
         });
       },
     );
@@ -272,13 +276,13 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(turnE(1, 'turn/started'));
         relay.publish({
           threadId: 'thread_e',
-          name: 'turn/completed',
+          kind: 'turnCompleted',
           params: { threadId: 'thread_e', turnId: 'turn_e' },
         });
         channel.reconnect();
         channel.deliver(fromA(2, 'error/warning', { threadId: 'thread_e' }));
         await settle(received, 2);
-        expect(received.map((e) => e.name)).toEqual(['turn/started', 'error/warning']);
+        expect(received.map((e) => eventWireName(e.kind))).toEqual(['turn/started', 'error/warning']);
       });
     });
 
@@ -289,7 +293,9 @@ describe('NotifyThreadEventRelay', () => {
         // The follow-up's start arrives while the restore reads the store.
         channel.deliver(fromA(5, 'turn/started', { threadId: 'thread_e', turnId: 'turn_f' }));
         await settle(received, 5);
-        expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
+        expect(
+          received.map((e) => [eventWireName(e.kind), (e.params as { turnId?: string }).turnId]),
+        ).toEqual([
           ['turn/started', 'turn_e'],
           ['item/completed', 'turn_e'],
           // turn_e is not the thread's last turn: its idle is not restored (turn_f runs).
@@ -309,7 +315,7 @@ describe('NotifyThreadEventRelay', () => {
         // Lost: 3 thread/status/changed(running), 4 turn/started(turn_s), 5 item/started.
         channel.deliver(fromA(6, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
         await settle(received, 5);
-        expect(received.slice(2).map((e) => [e.name, e.params])).toEqual([
+        expect(received.slice(2).map((e) => [eventWireName(e.kind), e.params])).toEqual([
           ['thread/status/changed', { threadId: 'thread_e', status: 'running' }],
           ['turn/started', { threadId: 'thread_e', turnId: 'turn_s' }],
           ['item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }],
@@ -319,7 +325,10 @@ describe('NotifyThreadEventRelay', () => {
         channel.reconnect();
         channel.deliver(fromA(8, 'error/warning', { threadId: 'thread_e' }));
         await settle(received, 7);
-        expect(received.slice(5).map((e) => e.name)).toEqual(['turn/completed', 'error/warning']);
+        expect(received.slice(5).map((e) => eventWireName(e.kind))).toEqual([
+          'turn/completed',
+          'error/warning',
+        ]);
       }, 'turn_s');
     });
 
@@ -331,7 +340,9 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(fromA(4, 'turn/started', { threadId: 'thread_e', turnId: 'turn_s' }));
         channel.deliver(fromA(5, 'item/agentMessage/delta', { threadId: 'thread_e', turnId: 'turn_s' }));
         await settle(received, 6);
-        expect(received.map((e) => [e.name, (e.params as { turnId?: string }).turnId])).toEqual([
+        expect(
+          received.map((e) => [eventWireName(e.kind), (e.params as { turnId?: string }).turnId]),
+        ).toEqual([
           ['turn/started', 'turn_e'],
           // The lost end of turn_e comes from the store (no idle: turn_s started since).
           ['item/completed', 'turn_e'],
@@ -360,7 +371,7 @@ describe('NotifyThreadEventRelay', () => {
         await settle(received, 6);
         expect(
           received.map((e) => [
-            e.name,
+            eventWireName(e.kind),
             (e.params as { turnId?: string; status?: string }).turnId ??
               (e.params as { status?: string }).status,
           ]),
@@ -376,7 +387,10 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(fromA(9, 'thread/status/changed', { threadId: 'thread_e', status: 'idle' }));
         channel.deliver(fromA(10, 'turn/completed', { threadId: 'thread_e', turnId: 'turn_s' }));
         await settle(received, 8);
-        expect(received.slice(6).map((e) => e.name)).toEqual(['thread/status/changed', 'turn/completed']);
+        expect(received.slice(6).map((e) => eventWireName(e.kind))).toEqual([
+          'thread/status/changed',
+          'turn/completed',
+        ]);
       }, 'turn_s');
     });
 
@@ -392,7 +406,7 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(turnE(1, 'turn/started'));
         channel.reconnect();
         await settle(received, 4);
-        expect(received.slice(1).map((e) => e.name)).toEqual([
+        expect(received.slice(1).map((e) => eventWireName(e.kind))).toEqual([
           'item/completed',
           'thread/status/changed',
           'turn/completed',
@@ -406,9 +420,9 @@ describe('NotifyThreadEventRelay', () => {
         } finally {
           jest.restoreAllMocks();
         }
-        expect(received.slice(4).map((e) => [e.name, (e.params as { status?: string }).status])).toEqual([
-          ['thread/status/changed', 'idle'],
-        ]);
+        expect(
+          received.slice(4).map((e) => [eventWireName(e.kind), (e.params as { status?: string }).status]),
+        ).toEqual([['thread/status/changed', 'idle']]);
       }, 'turn_t');
     });
 
@@ -419,7 +433,7 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(turnE(1, 'turn/completed'));
         channel.deliver(fromA(3, 'thread/updated', { threadId: 'thread_e' }));
         await settle(received, 2);
-        expect(received.map((e) => e.name)).toEqual(['turn/completed', 'thread/updated']);
+        expect(received.map((e) => eventWireName(e.kind))).toEqual(['turn/completed', 'thread/updated']);
       }, 'turn_s');
     });
 
@@ -432,12 +446,9 @@ describe('NotifyThreadEventRelay', () => {
         channel.deliver(fromA(4, 'error/warning', { threadId: 'thread_e' }));
         await settle(received, 4);
         // The running turn's item states may be re-sent (upserts); no turn end is made up.
-        expect(received.map((e) => e.name).filter((name) => !name.startsWith('item/'))).toEqual([
-          'turn/started',
-          'turn/completed',
-          'turn/started',
-          'error/warning',
-        ]);
+        expect(
+          received.map((e) => eventWireName(e.kind)).filter((name) => !name.startsWith('item/')),
+        ).toEqual(['turn/started', 'turn/completed', 'turn/started', 'error/warning']);
       }, 'turn_r');
     });
   });

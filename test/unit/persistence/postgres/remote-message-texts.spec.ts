@@ -7,35 +7,35 @@ import type { RelayedThreadEvent } from '../../../../src/core/events/thread-even
 import { RemoteMessageTexts } from '../../../../src/persistence/postgres/cluster/remote-message-texts';
 
 const message = { itemId: 'item_m', threadId: 'thread_t', turnId: 'turn_1', type: 'agentMessage' };
-const event = (name: RelayedThreadEvent['name'], params: object): RelayedThreadEvent => ({
+const event = (name: RelayedThreadEvent['kind'], params: object): RelayedThreadEvent => ({
   threadId: 'thread_t',
-  name,
+  kind: name,
   params,
 });
 
 describe('RemoteMessageTexts', () => {
   it('joins the started text and the deltas; forgets the item at item/completed', () => {
     const texts = new RemoteMessageTexts();
-    texts.observe(event('item/started', { ...message, status: 'inProgress', payload: { text: '' } }));
-    texts.observe(event('item/agentMessage/delta', { ...message, status: 'inProgress', delta: 'Hel' }));
-    texts.observe(event('item/agentMessage/delta', { ...message, status: 'inProgress', delta: 'lo' }));
+    texts.observe(event('itemStarted', { ...message, status: 'inProgress', payload: { text: '' } }));
+    texts.observe(event('agentMessageTextDelta', { ...message, status: 'inProgress', delta: 'Hel' }));
+    texts.observe(event('agentMessageTextDelta', { ...message, status: 'inProgress', delta: 'lo' }));
     expect(texts.textOf('item_m')).toBe('Hello');
-    texts.observe(event('item/agentMessage/delta', { ...message, status: 'inProgress', delta: '!' }));
+    texts.observe(event('agentMessageTextDelta', { ...message, status: 'inProgress', delta: '!' }));
     expect(texts.textOf('item_m')).toBe('Hello!');
-    texts.observe(event('item/completed', { ...message, status: 'completed', payload: { text: 'Hello!' } }));
+    texts.observe(event('itemCompleted', { ...message, status: 'completed', payload: { text: 'Hello!' } }));
     expect(texts.textOf('item_m')).toBeUndefined();
   });
 
   it("forgets a turn's messages at its turn/completed, and ignores other items and unknown deltas", () => {
     const texts = new RemoteMessageTexts();
-    texts.observe(event('item/started', { ...message, status: 'inProgress', payload: { text: 'a' } }));
+    texts.observe(event('itemStarted', { ...message, status: 'inProgress', payload: { text: 'a' } }));
     texts.observe(
-      event('item/started', { ...message, itemId: 'item_tool', type: 'toolCall', status: 'inProgress' }),
+      event('itemStarted', { ...message, itemId: 'item_tool', type: 'toolCall', status: 'inProgress' }),
     );
-    texts.observe(event('item/agentMessage/delta', { ...message, itemId: 'item_unseen', delta: 'x' }));
+    texts.observe(event('agentMessageTextDelta', { ...message, itemId: 'item_unseen', delta: 'x' }));
     expect(texts.textOf('item_tool')).toBeUndefined();
     expect(texts.textOf('item_unseen')).toBeUndefined();
-    texts.observe(event('turn/completed', { threadId: 'thread_t', turnId: 'turn_1', status: 'completed' }));
+    texts.observe(event('turnCompleted', { threadId: 'thread_t', turnId: 'turn_1', status: 'completed' }));
     expect(texts.textOf('item_m')).toBeUndefined();
   });
 });

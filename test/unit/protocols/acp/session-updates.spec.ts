@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ThreadEventName } from '../../../../src/core/events/thread-event-bus';
+import type { ThreadEventKind } from '../../../../src/core/events/thread-event-bus';
 import type { AppItem } from '../../../../src/core/model/types';
 import { SessionUpdates } from '../../../../src/protocols/acp/session-updates';
 
@@ -61,7 +61,7 @@ const DENIED_OUTPUT =
   '{"ok":false,"error":"approval denied","error_code":"tool_approval_denied","tool_name":"bash"}';
 
 /** One turn as the core announces it, and the items it leaves in the store. */
-function turn(): { events: Array<[ThreadEventName, object]>; items: AppItem[] } {
+function turn(): { events: Array<[ThreadEventKind, object]>; items: AppItem[] } {
   const user = item(
     'userMessage',
     'completed',
@@ -141,28 +141,28 @@ function turn(): { events: Array<[ThreadEventName, object]>; items: AppItem[] } 
   const delta = (text: string): object => ({ ...agentStarted, payload: { text }, delta: text });
   return {
     events: [
-      ['turn/started', { threadId: 'thread_1', turnId: 'turn_1' }],
-      ['item/completed', user],
-      ['item/started', agentStarted],
-      ['item/agentMessage/delta', delta('Hel')],
-      ['item/agentMessage/delta', delta('lo')],
-      ['item/completed', agentDone],
-      ['item/started', readStarted],
-      ['item/toolCall/delta', { ...readStarted, delta: readArgs }],
-      ['item/completed', readDone],
-      ['item/started', writeStarted],
-      ['item/completed', writeDone],
-      ['item/started', approvalStarted],
-      ['approval/requested', approval],
-      ['approval/resolved', { threadId: 'thread_1', turnId: 'turn_1', requestId: 'req_1', decision: 'deny' }],
-      ['item/completed', approvalDone],
-      ['item/completed', denied],
-      ['item/started', todoStarted],
-      ['item/completed', todoDone],
-      ['item/started', finishStarted],
-      ['item/completed', finishDone],
-      ['item/completed', final],
-      ['turn/completed', { threadId: 'thread_1', turnId: 'turn_1', status: 'completed' }],
+      ['turnStarted', { threadId: 'thread_1', turnId: 'turn_1' }],
+      ['itemCompleted', user],
+      ['itemStarted', agentStarted],
+      ['agentMessageTextDelta', delta('Hel')],
+      ['agentMessageTextDelta', delta('lo')],
+      ['itemCompleted', agentDone],
+      ['itemStarted', readStarted],
+      ['toolCallArgumentsDelta', { ...readStarted, delta: readArgs }],
+      ['itemCompleted', readDone],
+      ['itemStarted', writeStarted],
+      ['itemCompleted', writeDone],
+      ['itemStarted', approvalStarted],
+      ['approvalRequested', approval],
+      ['approvalResolved', { threadId: 'thread_1', turnId: 'turn_1', requestId: 'req_1', decision: 'deny' }],
+      ['itemCompleted', approvalDone],
+      ['itemCompleted', denied],
+      ['itemStarted', todoStarted],
+      ['itemCompleted', todoDone],
+      ['itemStarted', finishStarted],
+      ['itemCompleted', finishDone],
+      ['itemCompleted', final],
+      ['turnCompleted', { threadId: 'thread_1', turnId: 'turn_1', status: 'completed' }],
     ],
     items: [user, agentDone, readDone, writeDone, approvalDone, denied, todoDone, finishDone, final],
   };
@@ -314,7 +314,7 @@ describe('thread events → session/update (docs/spec/acp.md §3)', () => {
   it('shows a call refused before it ran, never announced, as a failed tool_call', () => {
     const view = new SessionUpdates(CWD);
     const refused = toolCompleted('i1', 'c9', 'read_file', undefined, 'failed', '{"ok":false}');
-    expect(view.live('item/completed', refused)).toEqual([
+    expect(view.live('itemCompleted', refused)).toEqual([
       {
         sessionUpdate: 'tool_call',
         toolCallId: 'c9',
@@ -342,7 +342,7 @@ describe('thread events → session/update (docs/spec/acp.md §3)', () => {
       content: [{ type: 'content', content: { type: 'text', text: '{"ok":false}' } }],
       rawOutput: { output: '{"ok":false}' },
     };
-    expect(new SessionUpdates(CWD).live('item/completed', refused, { plannedArguments: planned })).toEqual([
+    expect(new SessionUpdates(CWD).live('itemCompleted', refused, { plannedArguments: planned })).toEqual([
       expected,
     ]);
     expect(new SessionUpdates(CWD).replay([refused], new Map([['c9', planned]]))).toEqual([expected]);
@@ -371,9 +371,9 @@ describe('thread events → session/update (docs/spec/acp.md §3)', () => {
       'i1',
     );
     const kinds = [
-      ...view.live('approval/requested', request),
-      ...view.live('item/started', started),
-      ...view.live('item/completed', toolCompleted('i1', 'c1', 'bash', args, 'completed', 'a\n')),
+      ...view.live('approvalRequested', request),
+      ...view.live('itemStarted', started),
+      ...view.live('itemCompleted', toolCompleted('i1', 'c1', 'bash', args, 'completed', 'a\n')),
     ].map((u) => [u.sessionUpdate, 'status' in u ? u.status : undefined]);
     expect(kinds).toEqual([
       ['tool_call', 'pending'],
@@ -384,10 +384,10 @@ describe('thread events → session/update (docs/spec/acp.md §3)', () => {
 
   it('does not repeat a streamed agent message, and ignores the user message live', () => {
     const view = new SessionUpdates(CWD);
-    expect(view.live('item/completed', item('agentMessage', 'completed', { text: 'Hello' }, 'i1'))).toEqual(
+    expect(view.live('itemCompleted', item('agentMessage', 'completed', { text: 'Hello' }, 'i1'))).toEqual(
       [],
     );
-    expect(view.live('item/completed', item('userMessage', 'completed', { text: 'hi' }, 'i2'))).toEqual([]);
-    expect(view.live('item/agentMessage/delta', { delta: '' })).toEqual([]);
+    expect(view.live('itemCompleted', item('userMessage', 'completed', { text: 'hi' }, 'i2'))).toEqual([]);
+    expect(view.live('agentMessageTextDelta', { delta: '' })).toEqual([]);
   });
 });

@@ -61,10 +61,10 @@ describe('AcpSessionConnection', () => {
     const connection = new AcpSessionConnection('acp-1', port);
     connection.openSession('t', '/w');
     const done = connection.awaitTurn('t', 'u');
-    connection.deliver('t', 'item/agentMessage/delta', delta('a'));
-    connection.deliver('t', 'turn/completed', completed('other-turn'));
-    connection.deliver('t', 'item/agentMessage/delta', delta('b'));
-    connection.deliver('t', 'turn/completed', completed('u'));
+    connection.deliver('t', 'agentMessageTextDelta', delta('a'));
+    connection.deliver('t', 'turnCompleted', completed('other-turn'));
+    connection.deliver('t', 'agentMessageTextDelta', delta('b'));
+    connection.deliver('t', 'turnCompleted', completed('u'));
     expect(await done).toMatchObject({ turnId: 'u' });
     expect(texts(port)).toEqual(['a', 'b']);
     expect(connection.hasActivePrompt('t')).toBe(false);
@@ -74,7 +74,7 @@ describe('AcpSessionConnection', () => {
     const port = new RecordingPort();
     const connection = new AcpSessionConnection('acp-1', port);
     connection.hold('t');
-    connection.deliver('t', 'item/agentMessage/delta', delta('live'));
+    connection.deliver('t', 'agentMessageTextDelta', delta('live'));
     connection.send('t', [
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'replayed' } },
     ]);
@@ -87,7 +87,7 @@ describe('AcpSessionConnection', () => {
     const port = new RecordingPort();
     const connection = new AcpSessionConnection('acp-1', port);
     connection.openSession('t', '/w');
-    connection.deliver('t', 'approval/requested', APPROVAL);
+    connection.deliver('t', 'approvalRequested', APPROVAL);
     const answer = connection.askPermission(APPROVAL);
     await connection.flushed();
     expect(port.written.map((w) => ('permission' in w ? 'permission' : w.update.sessionUpdate))).toEqual([
@@ -151,11 +151,11 @@ describe('AcpSessionConnection', () => {
       const connection = new AcpSessionConnection('acp-1', port);
       connection.openSession('t', '/w');
       for (let n = 0; n < ACP_PAUSE_AT - 1; n += 1)
-        connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+        connection.deliver('t', 'agentMessageTextDelta', delta('x'));
       expect(connection.backlog).toBe(ACP_PAUSE_AT - 1);
       expect(await settledNow(connection.caughtUp())).toBe(true);
 
-      connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+      connection.deliver('t', 'agentMessageTextDelta', delta('x'));
       const caughtUp = connection.caughtUp();
       expect(connection.caughtUp()).toBe(caughtUp);
       await port.read(ACP_PAUSE_AT - ACP_RESUME_AT - 1);
@@ -170,8 +170,7 @@ describe('AcpSessionConnection', () => {
       const port = new StalledPort();
       const connection = new AcpSessionConnection('acp-1', port);
       connection.openSession('t', '/w');
-      for (let n = 0; n < ACP_PAUSE_AT; n += 1)
-        connection.deliver('t', 'item/agentMessage/delta', delta('x'));
+      for (let n = 0; n < ACP_PAUSE_AT; n += 1) connection.deliver('t', 'agentMessageTextDelta', delta('x'));
       const caughtUp = connection.caughtUp();
       expect(await settledNow(caughtUp)).toBe(false);
       connection.close();

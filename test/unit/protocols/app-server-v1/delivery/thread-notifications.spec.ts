@@ -48,15 +48,15 @@ describe('ThreadNotifications', () => {
     subscriptions.subscribe('t1', 'a');
     subscriptions.subscribe('t1', 'b');
     subscriptions.subscribe('t2', 'c');
-    await notifications.broadcast('t1', 'turn/started', { n: 1 });
+    await notifications.broadcast('t1', 'turnStarted', { n: 1 });
     // What the core announced to the subscribers, then the requester's own copy unless it is one.
-    await notifications.broadcast('t1', 'thread/archived', { n: 2 });
+    await notifications.broadcast('t1', 'threadArchived', { n: 2 });
     await notifications.toRequesterUnlessSubscribed('t1', 'a', [
-      { method: 'thread/archived', params: { n: 2 } },
+      { kind: 'threadArchived', params: { n: 2 } },
     ]);
-    await notifications.broadcast('t1', 'thread/archived', { n: 3 });
+    await notifications.broadcast('t1', 'threadArchived', { n: 3 });
     await notifications.toRequesterUnlessSubscribed('t1', 'z', [
-      { method: 'thread/archived', params: { n: 3 } },
+      { kind: 'threadArchived', params: { n: 3 } },
     ]);
     const numbers = (id: string) => received(id).map((message) => (message.params as { n: number }).n);
     expect({ a: numbers('a'), b: numbers('b'), c: numbers('c'), z: numbers('z') }).toEqual({
@@ -74,13 +74,13 @@ describe('ThreadNotifications', () => {
     subscriptions.subscribe('t1', 'live');
     notifications.hold('t1', 'resumer');
     subscriptions.subscribe('t1', 'resumer');
-    await notifications.broadcast('t1', 'thread/status/changed', status(1));
-    await notifications.broadcast('t1', 'thread/status/changed', status(2));
+    await notifications.broadcast('t1', 'threadStatusChanged', status(1));
+    await notifications.broadcast('t1', 'threadStatusChanged', status(2));
     expect(received('live').map((m) => m.params)).toEqual([status(1), status(2)]);
     expect(received('resumer')).toEqual([]);
 
     const released = notifications.release('t1', 'resumer');
-    await notifications.broadcast('t1', 'thread/status/changed', status(3));
+    await notifications.broadcast('t1', 'threadStatusChanged', status(3));
     await released;
     expect(received('resumer').map((m) => m.params)).toEqual([status(1), status(2), status(3)]);
     expect(received('live').map((m) => m.params)).toEqual([status(1), status(2), status(3)]);
@@ -95,7 +95,7 @@ describe('ThreadNotifications', () => {
 
     notifications.hold('t1', 'owner');
     subscriptions.subscribe('t1', 'owner');
-    await notifications.broadcast('t1', 'approval/requested', { n: 1 });
+    await notifications.broadcast('t1', 'approvalRequested', { n: 1 });
     notifications.inThreadOrder('t1', 'owner', () =>
       order.push(`request after ${received('owner').length} sent`),
     );
@@ -110,7 +110,7 @@ describe('ThreadNotifications', () => {
     connect('gone');
     notifications.hold('t1', 'gone');
     subscriptions.subscribe('t1', 'gone');
-    await notifications.broadcast('t1', 'turn/started', { n: 1 });
+    await notifications.broadcast('t1', 'turnStarted', { n: 1 });
     notifications.discardHold('t1', 'gone');
     await notifications.release('t1', 'gone');
     expect(received('gone')).toEqual([]);
@@ -118,7 +118,7 @@ describe('ThreadNotifications', () => {
     const connection = connect('conn_x');
     notifications.hold('t1', 'conn_x');
     subscriptions.subscribe('t1', 'conn_x');
-    await notifications.broadcast('t1', 'turn/started', { n: 2 });
+    await notifications.broadcast('t1', 'turnStarted', { n: 2 });
     connection.close();
     expect(subscriptions.subscribers('t1')).toEqual(['gone']);
     await notifications.release('t1', 'conn_x');
@@ -136,7 +136,7 @@ describe('ThreadNotifications', () => {
     registry.add(stalled);
     subscriptions.subscribe('t1', 'reader');
     subscriptions.subscribe('t1', 'stalled');
-    for (let n = 0; n < 5_000; n += 1) await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+    for (let n = 0; n < 5_000; n += 1) await notifications.broadcast('t1', 'agentMessageTextDelta', { n });
     expect(received('reader').map((m) => (m.params as { n: number }).n)).toEqual(
       Array.from({ length: 5_000 }, (_, n) => n),
     );
@@ -191,7 +191,7 @@ describe('ThreadNotifications.paced (§1.8: turn forwarding pauses while every r
     subscriptions.subscribe('t1', 'slow');
     // The first line is handed to the sink (which then reports it full); the rest wait.
     for (let n = 0; n <= PACE_PAUSE_AT; n += 1)
-      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+      await notifications.broadcast('t1', 'agentMessageTextDelta', { n });
     return { slow, notifications };
   }
 
@@ -214,7 +214,7 @@ describe('ThreadNotifications.paced (§1.8: turn forwarding pauses while every r
     subscriptions.subscribe('t1', 'reader');
     subscriptions.subscribe('t1', 'stalled');
     for (let n = 0; n < 2 * PACE_PAUSE_AT; n += 1)
-      await notifications.broadcast('t1', 'item/agentMessage/delta', { n });
+      await notifications.broadcast('t1', 'agentMessageTextDelta', { n });
     expect(await isSettled(notifications.paced('t1'))).toBe(true);
     expect(await isSettled(notifications.paced('no-readers'))).toBe(true);
   });
