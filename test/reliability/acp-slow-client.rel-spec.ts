@@ -13,41 +13,20 @@
  */
 import { E2eSandbox } from '../helpers/app-server-session';
 import { AcpClientProcess } from '../helpers/acp-client-process';
-import { chunks, type StreamStep } from '../helpers/fake-openai-server';
 import { finishReply } from '../helpers/model-replies';
+import { floodedFragment, floodingModelCall } from './support/flooding-model-call';
 import { residentMiB } from './support/process-memory';
 
 jest.setTimeout(180_000);
 
 const DELTAS = 100_000;
 const RSS_GROWTH_LIMIT_MIB = 65;
+// Streamed over a few seconds like a real model, not in one burst: the garbage of parsing a burst
+// would swamp what the server keeps for the stalled editor.
 const BURST = 500;
 const BURST_PAUSE_MS = 10;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function floodingModelCall(): StreamStep[] {
-  const steps: StreamStep[] = [{ chunk: chunks.role() }];
-  for (let i = 0; i < DELTAS; i += 1) {
-    steps.push({ chunk: chunks.content(ALPHABET[i % ALPHABET.length]) });
-    // Streamed over a few seconds like a real model, not in one burst: the garbage of parsing a
-    // burst would swamp what the server keeps for the stalled editor.
-    if (i % BURST === BURST - 1) steps.push({ delayMs: BURST_PAUSE_MS });
-  }
-  steps.push(
-    {
-      chunk: chunks.toolCall({
-        index: 0,
-        id: 'call_done',
-        name: 'task_finish',
-        arguments: '{"message":"streamed"}',
-      }),
-    },
-    { chunk: chunks.finish('tool_calls') },
-  );
-  return steps;
-}
 
 describe('an ACP client that stops reading stdout', () => {
   let sandbox: E2eSandbox;
@@ -65,7 +44,7 @@ describe('an ACP client that stops reading stdout', () => {
   it(`keeps the server RSS bounded during a ${DELTAS}-delta turn and delivers every chunk once reading resumes`, async () => {
     sandbox.model.enqueue(finishReply('warm', { content: ['warming up'] }), {
       type: 'stream',
-      steps: floodingModelCall(),
+      steps: floodingModelCall(DELTAS, { burst: BURST, pauseMs: BURST_PAUSE_MS }),
     });
     acp = AcpClientProcess.spawn(sandbox, { store: ':memory:' });
     await acp.initialize();
@@ -119,7 +98,7 @@ describe('an ACP client that stops reading stdout', () => {
     for (const update of acp.updatesOf(sessionId).slice(warmUpdates)) {
       if (update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') continue;
       if (update.content.text === 'streamed') continue;
-      if (update.content.text !== ALPHABET[expectedIndex % ALPHABET.length]) outOfOrder += 1;
+      if (update.content.text !== floodedFragment(expectedIndex)) outOfOrder += 1;
       expectedIndex += 1;
     }
     expect({ chunks: expectedIndex, outOfOrder }).toEqual({ chunks: DELTAS, outOfOrder: 0 });
@@ -132,7 +111,10 @@ describe('an ACP client that stops reading stdout', () => {
     const held = new Promise<void>((resolve) => (releaseModel = resolve));
     sandbox.model.enqueue({
       type: 'stream',
-      steps: [...floodingModelCall().slice(0, -2), { waitFor: held }],
+      steps: [
+        ...floodingModelCall(DELTAS, { burst: BURST, pauseMs: BURST_PAUSE_MS }).slice(0, -2),
+        { waitFor: held },
+      ],
     });
     acp = AcpClientProcess.spawn(sandbox, { store: ':memory:' });
     await acp.initialize();

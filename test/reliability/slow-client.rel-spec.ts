@@ -10,7 +10,7 @@
  * directly (step 5): interrupted, "server shutting down", its message interrupted, the thread idle.
  */
 import { join } from 'node:path';
-import { chunks, FakeOpenAiServer, type StreamStep } from '../helpers/fake-openai-server';
+import { FakeOpenAiServer } from '../helpers/fake-openai-server';
 import type { JsonlChild, JsonMessage } from '../helpers/jsonl-child';
 import { answeredWithin, expectAttacksHeld } from './support/attack-tally';
 import {
@@ -21,6 +21,7 @@ import {
   stopChild,
   type Workspace,
 } from './support/app-server-child';
+import { floodedFragment, floodingModelCall } from './support/flooding-model-call';
 import { residentMiB } from './support/process-memory';
 import { withDatabase } from './support/sqlite-inspection';
 
@@ -29,26 +30,8 @@ jest.setTimeout(90_000);
 const DELTAS = 24_000;
 const RSS_GROWTH_LIMIT_MIB = 120;
 const REQUESTS_WHILE_BLOCKED = 300;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function floodingModelCall(): StreamStep[] {
-  const steps: StreamStep[] = [{ chunk: chunks.role() }];
-  for (let i = 0; i < DELTAS; i += 1) steps.push({ chunk: chunks.content(ALPHABET[i % ALPHABET.length]) });
-  steps.push(
-    {
-      chunk: chunks.toolCall({
-        index: 0,
-        id: 'call_done',
-        name: 'task_finish',
-        arguments: '{"message":"streamed"}',
-      }),
-    },
-    { chunk: chunks.finish('tool_calls') },
-  );
-  return steps;
-}
 
 describe('a client that stops reading stdout', () => {
   let workspace: Workspace;
@@ -56,7 +39,7 @@ describe('a client that stops reading stdout', () => {
   let child: JsonlChild;
 
   beforeAll(async () => {
-    model = await FakeOpenAiServer.start({ fallback: { type: 'stream', steps: floodingModelCall() } });
+    model = await FakeOpenAiServer.start({ fallback: { type: 'stream', steps: floodingModelCall(DELTAS) } });
     workspace = createWorkspace(model.baseUrl);
   });
 
@@ -120,7 +103,7 @@ describe('a client that stops reading stdout', () => {
     for (const message of child.received) {
       if (message.method !== 'item/agentMessage/delta') continue;
       const params = message.params as { delta: string; payload: { text: string } };
-      if (params.delta !== ALPHABET[expectedIndex % ALPHABET.length]) outOfOrder += 1;
+      if (params.delta !== floodedFragment(expectedIndex)) outOfOrder += 1;
       expectedIndex += 1;
       if (params.payload.text !== params.delta) outOfOrder += 1;
       rebuilt += params.delta;
@@ -154,7 +137,7 @@ describe('a client that stops reading stdout', () => {
     const held = new Promise<void>((resolve) => (releaseModel = resolve));
     model.enqueue({
       type: 'stream',
-      steps: [...floodingModelCall().slice(0, DELTAS + 1), { waitFor: held }],
+      steps: [...floodingModelCall(DELTAS).slice(0, DELTAS + 1), { waitFor: held }],
     });
     const store = join(workspace.dir, 'blocked-shutdown.sqlite');
     child = await startServer(workspace, store);
