@@ -539,8 +539,14 @@ function itemStatuses(type: string): string {
   return `[...document.querySelectorAll("[data-item-type=${type}] .item-header .badge")].map((e) => e.textContent)`;
 }
 
-/** Text, a pause until `wait` settles, more text, then one bash call. */
-function streamedBash(first: string[], wait: Promise<unknown>, rest: string[], command: string): FakeReply {
+/** Text, a pause until `wait` settles, more text, then one tool call; `usage` ends the stream when given. */
+function streamedToolCall(
+  first: string[],
+  wait: Promise<unknown>,
+  rest: string[],
+  call: { id: string; name: string; arguments: object },
+  usage?: Parameters<typeof chunks.usage>[0],
+): FakeReply {
   return {
     type: 'stream',
     steps: [
@@ -548,29 +554,33 @@ function streamedBash(first: string[], wait: Promise<unknown>, rest: string[], c
       ...first.map((text) => ({ chunk: chunks.content(text) })),
       { waitFor: wait },
       ...rest.map((text) => ({ chunk: chunks.content(text) })),
-      { chunk: chunks.toolCall({ index: 0, id: 'call_bash', name: 'bash', arguments: '' }) },
-      { chunk: chunks.toolCall({ index: 0, arguments: JSON.stringify({ command }) }) },
+      { chunk: chunks.toolCall({ index: 0, id: call.id, name: call.name, arguments: '' }) },
+      { chunk: chunks.toolCall({ index: 0, arguments: JSON.stringify(call.arguments) }) },
       { chunk: chunks.finish('tool_calls') },
-      { chunk: chunks.usage(USAGE) },
+      ...(usage === undefined ? [] : [{ chunk: chunks.usage(usage) }]),
     ],
   };
+}
+
+/** Text, a pause until `wait` settles, more text, then one bash call. */
+function streamedBash(first: string[], wait: Promise<unknown>, rest: string[], command: string): FakeReply {
+  return streamedToolCall(
+    first,
+    wait,
+    rest,
+    { id: 'call_bash', name: 'bash', arguments: { command } },
+    USAGE,
+  );
 }
 
 /** Text, a pause, more text, then `task_finish` with the whole text. */
 function streamedFinish(first: string[], wait: Promise<unknown>, rest: string[]): FakeReply {
   const message = [...first, ...rest].join('');
-  return {
-    type: 'stream',
-    steps: [
-      { chunk: chunks.role() },
-      ...first.map((text) => ({ chunk: chunks.content(text) })),
-      { waitFor: wait },
-      ...rest.map((text) => ({ chunk: chunks.content(text) })),
-      { chunk: chunks.toolCall({ index: 0, id: 'call_finish', name: 'task_finish', arguments: '' }) },
-      { chunk: chunks.toolCall({ index: 0, arguments: JSON.stringify({ message }) }) },
-      { chunk: chunks.finish('tool_calls') },
-    ],
-  };
+  return streamedToolCall(first, wait, rest, {
+    id: 'call_finish',
+    name: 'task_finish',
+    arguments: { message },
+  });
 }
 
 /** A GET with the path sent exactly as written (fetch would normalize `..`). */

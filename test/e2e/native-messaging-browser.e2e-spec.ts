@@ -18,6 +18,7 @@ import CDP from 'chrome-remote-interface';
 import { BACKEND, E2eSandbox, MODEL, eventually } from '../helpers/app-server-session';
 import { DIST_MAIN } from '../helpers/jsonl-child';
 import { bashReply, finishReply } from '../helpers/model-replies';
+import { stopProcessGroup } from '../helpers/process-group';
 
 jest.setTimeout(120_000);
 
@@ -51,20 +52,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (browser !== null && browser.exitCode === null && browser.signalCode === null) {
-    const exited = new Promise((resolveExit) => browser?.once('exit', resolveExit));
-    // Chromium was started in its own process group: stop the browser and its helper processes.
-    process.kill(-(browser.pid as number), 'SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([exited, new Promise((wake) => (timer = setTimeout(wake, 5000)))]);
-    clearTimeout(timer);
-    // Helpers (zygote, renderers, the native host) can outlive the browser process: none is left.
-    try {
-      process.kill(-(browser.pid as number), 'SIGKILL');
-    } catch {
-      // The group is already empty.
-    }
-  }
+  // Chromium was started in its own process group: the browser and its helpers (zygote, renderers,
+  // the native host) are all stopped.
+  if (browser !== null) await stopProcessGroup(browser);
   browser = null;
   await sandbox.dispose();
 });

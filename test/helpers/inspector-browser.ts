@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import CDP from 'chrome-remote-interface';
 import { eventually } from './app-server-session';
+import { stopProcessGroup } from './process-group';
 
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
@@ -252,19 +253,7 @@ export class InspectorBrowser {
   /** Closes the browser and every helper process it started. */
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
-    const child = this.process;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-(child.pid as number), 'SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((wake) => (timer = setTimeout(wake, 5000)))]);
-      clearTimeout(timer);
-    }
-    try {
-      process.kill(-(child.pid as number), 'SIGKILL');
-    } catch {
-      // The group is already empty.
-    }
+    await stopProcessGroup(this.process);
   }
 
   get stderr(): string {
